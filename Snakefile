@@ -1,0 +1,23 @@
+# stratbench: a reproducible benchmark of multi-label cross-validation stratifiers.
+#   snakemake --cores 8                                   # the quick default study (config/config.yaml)
+#   snakemake --cores 8 --configfile config/sechidis2011.yaml
+from snakemake.utils import min_version
+
+min_version("8.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/datasets.smk"
+include: "workflow/rules/folds.smk"
+include: "workflow/rules/fold_quality.smk"
+include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/aggregate.smk"
+
+
+rule all:
+    input:
+        all_outputs(),
+    default_target: True

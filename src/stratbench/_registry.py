@@ -1,0 +1,65 @@
+"""A name → class registry, shared by stratifiers and classifiers.
+
+Built-in methods register themselves with a decorator; a config may also name a class by dotted
+path (``mypackage.module.MyStratifier``), which is imported on demand.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from stratbench import StratbenchError
+
+
+class Registry:
+    def __init__(self, kind: str, builtin_modules: list[str]):
+        self.kind = kind
+        self._builtin_modules = builtin_modules
+        self._classes: dict[str, type] = {}
+        self._loaded = False
+
+    def register(self, name: str):
+        """Class decorator: make the class available under ``name``."""
+
+        def decorate(cls):
+            if name in self._classes and self._classes[name] is not cls:
+                raise StratbenchError(f"{self.kind} {name!r} is registered twice")
+            self._classes[name] = cls
+            cls.registered_name = name
+            return cls
+
+        return decorate
+
+    def _load_builtins(self):
+        if not self._loaded:
+            for module in self._builtin_modules:
+                importlib.import_module(module)
+            self._loaded = True
+
+    def names(self) -> list[str]:
+        self._load_builtins()
+        return sorted(self._classes)
+
+    def resolve(self, name: str) -> type:
+        """The class registered as ``name``, or imported from the dotted path ``name``."""
+        self._load_builtins()
+        if name in self._classes:
+            return self._classes[name]
+        if "." in name:
+            module_name, _, attr = name.rpartition(".")
+            try:
+                return getattr(importlib.import_module(module_name), attr)
+            except (ImportError, AttributeError) as exc:
+                raise StratbenchError(f"cannot import {self.kind} {name!r}: {exc}") from None
+        raise StratbenchError(
+            f"unknown {self.kind} {name!r}; registered: {', '.join(self.names())} "
+            f"(or give a dotted path such as mypackage.module.MyClass)"
+        )
+
+    def get(self, name: str, **params):
+        """An instance of the method ``name`` built with ``params``."""
+        cls = self.resolve(name)
+        try:
+            return cls(**params)
+        except TypeError as exc:
+            raise StratbenchError(f"{self.kind} {name!r}: bad parameters {params}: {exc}") from None

@@ -1,0 +1,22 @@
+"""Helpers for the thin scripts under workflow/scripts (not used outside Snakemake jobs)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+
+def log_to(path: str) -> None:
+    """Send this job's stderr and logging to its log file (every rule has a ``log:``)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    stream = open(path, "w", buffering=1, encoding="utf-8")  # noqa: SIM115 - lives for the job
+    sys.stderr = stream
+    logging.basicConfig(stream=stream, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s",
+                        force=True)
+
+
+def build(registry_module, name: str, spec: dict, **fixed):
+    """Instantiate a method from its config entry: ``class`` (default ``name``) and ``params``."""
+    params = {**spec.get("params", {}), **fixed}
+    return registry_module.get(spec.get("class", name), **params)

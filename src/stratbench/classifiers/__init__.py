@@ -1,0 +1,19 @@
+"""Multi-label classifiers over random forests, registered by name.
+
+``get(name, **params)`` builds one (``n_estimators``, ``max_features``, ``n_jobs``,
+``random_state`` and any other ``RandomForestClassifier`` parameter). The contract
+(:class:`MultiLabelClassifier`): ``fit(X, Y)`` with sparse 0/1 Y, ``predict(X)`` → 0/1 array,
+``predict_scores(X)`` → per-label scores or None when the method has none.
+"""
+
+from stratbench._registry import Registry
+
+_REGISTRY = Registry("classifier", ["stratbench.classifiers.binary_relevance"])
+register = _REGISTRY.register
+get = _REGISTRY.get
+resolve = _REGISTRY.resolve
+names = _REGISTRY.names
+
+from stratbench.classifiers._base import MultiLabelClassifier  # noqa: E402
+
+__all__ = ["MultiLabelClassifier", "get", "names", "register", "resolve"]

@@ -1,0 +1,71 @@
+"""The in-memory dataset and its compact binary cache (``.npz``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from stratbench.io import save_npz
+
+
+@dataclass
+class MultiLabelDataset:
+    """Features ``X`` (dense or CSR float32, n × d) and labels ``Y`` (CSR int8 0/1, n × L)."""
+
+    name: str
+    X: np.ndarray | sp.csr_matrix
+    Y: sp.csr_matrix
+    label_names: list[str]
+    feature_names: list[str]
+
+    @property
+    def n_examples(self) -> int:
+        return self.Y.shape[0]
+
+    @property
+    def n_labels(self) -> int:
+        return self.Y.shape[1]
+
+
+def save_dataset(ds: MultiLabelDataset, path: str | os.PathLike) -> None:
+    """Cache ``ds`` in one deterministic ``.npz`` (sparse parts as CSR triplets)."""
+    Y = sp.csr_matrix(ds.Y, dtype=np.int8)
+    Y.sort_indices()
+    arrays = dict(
+        name=np.array(ds.name),
+        Y_indptr=Y.indptr.astype(np.int64),
+        Y_indices=Y.indices.astype(np.int32),
+        Y_shape=np.array(Y.shape, dtype=np.int64),
+        label_names=np.array(ds.label_names, dtype=str),
+        feature_names=np.array(ds.feature_names, dtype=str),
+    )
+    if sp.issparse(ds.X):
+        X = sp.csr_matrix(ds.X, dtype=np.float32)
+        X.sort_indices()
+        arrays.update(
+            X_data=X.data, X_indptr=X.indptr.astype(np.int64),
+            X_indices=X.indices.astype(np.int32), X_shape=np.array(X.shape, dtype=np.int64),
+        )
+    else:
+        arrays["X"] = np.ascontiguousarray(ds.X, dtype=np.float32)
+    save_npz(path, **arrays)
+
+
+def load_dataset(path: str | os.PathLike) -> MultiLabelDataset:
+    """Load a dataset cached by :func:`save_dataset`."""
+    with np.load(Path(path), allow_pickle=False) as z:
+        n, q = (int(v) for v in z["Y_shape"])
+        indices = z["Y_indices"]
+        Y = sp.csr_matrix((np.ones(len(indices), dtype=np.int8), indices, z["Y_indptr"]), shape=(n, q))
+        if "X" in z:
+            X = z["X"]
+        else:
+            X = sp.csr_matrix((z["X_data"], z["X_indices"], z["X_indptr"]), shape=tuple(z["X_shape"]))
+        return MultiLabelDataset(
+            name=str(z["name"]), X=X, Y=Y,
+            label_names=z["label_names"].tolist(), feature_names=z["feature_names"].tolist(),
+        )

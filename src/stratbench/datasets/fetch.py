@@ -1,0 +1,103 @@
+"""Fetch a pinned file from a mirror (local folder or base URL) or upstream, sha256-checked.
+
+The bytes go to a temporary file beside the target; only a file whose sha256 matches the pinned
+one is renamed into place, so a failed or corrupt download never leaves a file behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from stratbench import StratbenchError
+from stratbench.datasets.registry import RemoteFile, upstream_base_url
+from stratbench.io import atomic_path
+
+MIRROR_ENV = "STRATBENCH_DATA_MIRROR"
+_CHUNK = 1 << 20
+
+
+class FetchError(StratbenchError):
+    """A download failed or a checksum did not match."""
+
+
+def sha256_of(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(_CHUNK), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def resolve_mirror(configured: str | None = None) -> str | None:
+    """The mirror to use: the config's value if set, else ``$STRATBENCH_DATA_MIRROR``, else None."""
+    mirror = configured or os.environ.get(MIRROR_ENV) or None
+    return mirror
+
+
+def _is_url(location: str) -> bool:
+    return location.split("://", 1)[0] in {"http", "https", "file"} and "://" in location
+
+
+def source_of(remote: RemoteFile, mirror: str | None) -> str:
+    """Where ``remote`` is read from: ``<mirror>/<path>`` or the pinned upstream URL."""
+    if mirror is None:
+        return upstream_base_url() + remote.path
+    if _is_url(mirror):
+        return mirror.rstrip("/") + "/" + remote.path
+    return str(Path(mirror) / remote.path)
+
+
+def _download(url: str, dest: Path, timeout: float, retries: int, backoff: float) -> None:
+    last: Exception | None = None
+    for attempt in range(retries + 1):
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as resp, open(dest, "wb") as out:
+                shutil.copyfileobj(resp, out, _CHUNK)
+            return
+        except urllib.error.HTTPError as exc:
+            last = exc
+            if exc.code < 500 and exc.code != 429:
+                break  # a client error will not go away by retrying
+        except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
+            last = exc
+        if attempt < retries:
+            time.sleep(backoff * 2**attempt)
+    raise FetchError(f"cannot download {url}: {last}")
+
+
+def fetch(
+    remote: RemoteFile,
+    dest: str | os.PathLike,
+    mirror: str | None = None,
+    *,
+    timeout: float = 60.0,
+    retries: int = 3,
+    backoff: float = 1.0,
+) -> Path:
+    """Put ``remote`` at ``dest`` (from ``mirror`` or upstream) after checking its sha256."""
+    dest = Path(dest)
+    source = source_of(remote, mirror)
+    with atomic_path(dest) as tmp:
+        if _is_url(source):
+            _download(source, tmp, timeout, retries, backoff)
+        else:
+            if not Path(source).is_file():
+                raise FetchError(f"{source}: not found in the mirror {mirror}")
+            shutil.copyfile(source, tmp)
+        digest = sha256_of(tmp)
+        if remote.sha256 is None:
+            raise FetchError(
+                f"{source}: no sha256 is pinned for {remote.path} in the registry; "
+                f"its sha256 is {digest} — check it and add it to stratbench/data/datasets.yaml"
+            )
+        if digest != remote.sha256:
+            raise FetchError(
+                f"{source}: sha256 mismatch for {remote.path}: expected {remote.sha256}, got {digest}"
+            )
+    return dest

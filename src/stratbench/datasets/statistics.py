@@ -1,0 +1,44 @@
+"""Dataset statistics with the columns of Sechidis et al. 2011, Table 1."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+COLUMNS = [
+    "dataset", "labels", "examples", "labelsets", "labelsets_per_example",
+    "examples_per_labelset_min", "examples_per_labelset_avg", "examples_per_labelset_max",
+    "examples_per_label_min", "examples_per_label_avg", "examples_per_label_max",
+]
+
+
+def labelset_ids(Y: sp.csr_matrix) -> np.ndarray:
+    """Integer id of each row's labelset (the empty labelset is a labelset too), in first-seen order."""
+    Y = sp.csr_matrix(Y)
+    Y.sort_indices()
+    keys = [Y.indices[a:b].tobytes() for a, b in zip(Y.indptr[:-1], Y.indptr[1:])]
+    ids: dict[bytes, int] = {}
+    return np.fromiter((ids.setdefault(k, len(ids)) for k in keys), dtype=np.int64, count=len(keys))
+
+
+def dataset_statistics(name: str, Y: sp.csr_matrix) -> dict:
+    """Table 1's row: labels, examples, distinct labelsets, their ratio, examples per labelset and
+    per label (min/avg/max). The averages are unrounded (the paper prints them rounded)."""
+    n, q = Y.shape
+    per_labelset = np.bincount(labelset_ids(Y))
+    per_label = np.asarray(sp.csr_matrix(Y).sum(axis=0)).ravel()
+    return dict(
+        dataset=name, labels=q, examples=n, labelsets=len(per_labelset),
+        labelsets_per_example=len(per_labelset) / n,
+        examples_per_labelset_min=int(per_labelset.min()),
+        examples_per_labelset_avg=float(per_labelset.mean()),
+        examples_per_labelset_max=int(per_labelset.max()),
+        examples_per_label_min=int(per_label.min()),
+        examples_per_label_avg=float(per_label.mean()),
+        examples_per_label_max=int(per_label.max()),
+    )
+
+
+def statistics_table(rows: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,0 +1,21 @@
+"""Multi-label stratifiers: scikit-learn compatible cross-validators, registered by name.
+
+``get(name, **params)`` builds one, e.g. ``get("iterative", n_splits=10, random_state=0)``; a name
+with dots (``mypackage.module.MyStratifier``) is imported. A new stratifier is one module with a
+subclass of :class:`MultilabelStratifier` decorated with ``@register("name")``.
+"""
+
+from stratbench._registry import Registry
+
+_REGISTRY = Registry("stratifier", [
+    "stratbench.stratifiers.random_kfold",
+    "stratbench.stratifiers.iterative",
+])
+register = _REGISTRY.register
+get = _REGISTRY.get
+resolve = _REGISTRY.resolve
+names = _REGISTRY.names
+
+from stratbench.stratifiers._base import MultilabelStratifier, as_label_matrix  # noqa: E402
+
+__all__ = ["MultilabelStratifier", "as_label_matrix", "get", "names", "register", "resolve"]

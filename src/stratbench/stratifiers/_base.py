@@ -1,0 +1,97 @@
+"""Common base of the multi-label stratifiers: a scikit-learn cross-validator over fold ids.
+
+A stratifier computes one fold id (0…k−1) per example; fold j's test set is {x : fold(x) = j} and
+its training set the rest (ALGORITHMS.md notation: S_j is the test set of fold j). ``y`` may be
+dense or scipy.sparse; it is converted once to CSR int8 and checked to hold only 0/1.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.model_selection import BaseCrossValidator
+from sklearn.utils.validation import _num_samples
+
+from stratbench import StratbenchError
+
+
+def as_label_matrix(y) -> sp.csr_matrix:
+    """``y`` as a CSR int8 0/1 matrix (n × L); a 1-d ``y`` is one label. Non-0/1 values stop."""
+    Y = sp.csr_matrix(y) if sp.issparse(y) else sp.csr_matrix(np.asarray(y).reshape(len(y), -1))
+    Y.sum_duplicates()
+    bad = (Y.data != 0) & (Y.data != 1)
+    if bad.any():
+        col = int(Y.indices[np.flatnonzero(bad)[0]])
+        raise StratbenchError(f"label column {col} is not 0/1 (value {Y.data[bad][0]!r})")
+    Y.eliminate_zeros()
+    Y = Y.astype(np.int8)
+    Y.sort_indices()
+    return Y
+
+
+def check_random_state(random_state) -> np.random.Generator:
+    """A numpy Generator from None (fresh entropy), an int seed or a Generator."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or isinstance(random_state, numbers.Integral):
+        return np.random.default_rng(random_state)
+    raise StratbenchError(f"random_state must be None, an int or a numpy Generator, not {random_state!r}")
+
+
+class MultilabelStratifier(BaseCrossValidator):
+    """Base class: subclasses implement ``_fold_ids(Y, rng) -> int array`` on CSR ``Y``."""
+
+    def __init__(self, n_splits: int = 10, random_state=None):
+        self.n_splits = n_splits
+        self.random_state = random_state
+
+    def _check(self, n_samples: int) -> None:
+        if not isinstance(self.n_splits, numbers.Integral) or self.n_splits < 2:
+            raise StratbenchError(f"n_splits must be an integer ≥ 2, got {self.n_splits!r}")
+        if self.n_splits > n_samples:
+            raise StratbenchError(
+                f"cannot have n_splits={self.n_splits} greater than the number of examples={n_samples}"
+            )
+
+    def fold_ids(self, y) -> np.ndarray:
+        """The fold id (0…n_splits−1) of every example, in row order."""
+        Y = as_label_matrix(y)
+        self._check(Y.shape[0])
+        folds = np.asarray(self._fold_ids(Y, check_random_state(self.random_state)), dtype=np.int64)
+        assert folds.shape == (Y.shape[0],)
+        return folds
+
+    def _fold_ids(self, Y: sp.csr_matrix, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def split(self, X=None, y=None, groups=None):
+        """Yield (train indices, test indices) for each fold; ``y`` is required."""
+        if y is None:
+            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y")
+        if X is not None and _num_samples(X) != _num_samples(y):
+            raise StratbenchError(f"X has {_num_samples(X)} rows but y has {_num_samples(y)}")
+        folds = self.fold_ids(y)
+        for j in range(self.n_splits):
+            test = np.flatnonzero(folds == j)
+            train = np.flatnonzero(folds != j)
+            yield train, test
+
+    def _iter_test_indices(self, X=None, y=None, groups=None):
+        for _, test in self.split(X, y, groups):
+            yield test
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_splits
+
+
+def folds_from_order(order: np.ndarray, n_splits: int) -> np.ndarray:
+    """Fold ids for contiguous windows over ``order`` (scikit-learn ``KFold`` sizes: the first
+    n mod k folds hold one example more)."""
+    n = len(order)
+    sizes = np.full(n_splits, n // n_splits, dtype=np.int64)
+    sizes[: n % n_splits] += 1
+    folds = np.empty(n, dtype=np.int64)
+    folds[order] = np.repeat(np.arange(n_splits), sizes)
+    return folds

@@ -1,0 +1,104 @@
+import re
+from pathlib import Path
+
+from snakemake.utils import validate
+
+from stratbench import StratbenchError, classifiers, stratifiers
+from stratbench.datasets import registry
+from stratbench.seeds import split_seed
+
+
+validate(config, "../schemas/config.schema.yaml")
+
+STUDY = config["study"]
+RESULTS = f"results/{STUDY}"
+SEED = config["seed"]
+N_SPLITS = config["n_splits"]
+REPEATS = list(range(config["repeats"]))
+THREADS = config.get("threads", 1)
+DATASETS = config["datasets"]
+STRATIFIERS = config["stratifiers"]
+CLASSIFIERS = config["classifiers"]
+FOREST = config.get("forest", {})
+DATA = config.get("data", {})
+
+
+def mulan_name(dataset):
+    """Registry name of a MULAN dataset of the config, None for a synthetic one."""
+    spec = DATASETS[dataset]
+    return None if "synthetic" in spec else spec.get("mulan", dataset)
+
+
+def _check_config():
+    """Names that the schema cannot check: datasets in the registry, methods that resolve."""
+    for d in DATASETS:
+        m = mulan_name(d)
+        if m is not None and m not in registry.names():
+            raise StratbenchError(
+                f"config: dataset {d!r} is not a MULAN dataset of the registry "
+                f"({', '.join(registry.names())}) and has no 'synthetic' entry"
+            )
+        if m is None and d in registry.names():
+            raise StratbenchError(f"config: synthetic dataset {d!r} shadows the MULAN dataset of that name")
+    for kind, methods, reg in (("stratifier", STRATIFIERS, stratifiers), ("classifier", CLASSIFIERS, classifiers)):
+        for name, spec in methods.items():
+            try:
+                reg.resolve(spec.get("class", name))
+            except StratbenchError as exc:
+                raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
+    for group, members in config.get("dataset_groups", {}).items():
+        unknown = sorted(set(members) - set(DATASETS))
+        if unknown:
+            raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+
+
+_check_config()
+
+MULAN_USED = sorted({mulan_name(d) for d in DATASETS} - {None})
+
+
+def _alternatives(names):
+    return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "^$"
+
+
+wildcard_constraints:
+    dataset=_alternatives(DATASETS),
+    stratifier=_alternatives(STRATIFIERS),
+    classifier=_alternatives(CLASSIFIERS),
+    repeat=r"\d+",
+    mulan=_alternatives(MULAN_USED),
+
+
+PACKAGE = Path(workflow.basedir) / "src" / "stratbench"
+
+
+def code(*parts):
+    """Package sources a rule depends on, so that a code change re-runs its jobs."""
+    files = []
+    for part in parts:
+        p = PACKAGE / part
+        files += sorted(str(f) for f in p.rglob("*.py")) if p.is_dir() else [str(p)]
+    return [f for f in files if Path(f).exists()]
+
+
+def dataset_file(dataset):
+    m = mulan_name(dataset)
+    return f"resources/mulan/{m}.npz" if m else f"{RESULTS}/datasets/{dataset}.npz"
+
+
+def fold_files(dataset="{dataset}", stratifier="{stratifier}"):
+    return expand(f"{RESULTS}/folds/{dataset}/{stratifier}/rep{{repeat}}.npz", repeat=REPEATS)
+
+
+def all_outputs():
+    tables = f"{RESULTS}/tables"
+    return [
+        f"{tables}/dataset_statistics.csv",
+        f"{tables}/fold_quality.csv",
+        f"{tables}/fold_quality_summary.md",
+        f"{tables}/scores.csv",
+        f"{tables}/summary.csv",
+        f"{tables}/summary.md",
+        f"{tables}/average_ranks.csv",
+        *expand(f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.{{ext}}", classifier=CLASSIFIERS, ext=["png", "pdf"]),
+    ]

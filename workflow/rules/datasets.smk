@@ -1,0 +1,51 @@
+rule fetch_mulan_file:
+    output:
+        "resources/mulan/raw/{mulan}/{filename}",
+    params:
+        mirror=DATA.get("mirror"),
+        timeout=DATA.get("timeout", 60),
+        retries=DATA.get("retries", 3),
+    log:
+        "logs/fetch_mulan_file/{mulan}/{filename}.log",
+    script:
+        "../scripts/fetch_mulan_file.py"
+
+
+rule parse_mulan:
+    input:
+        files=lambda w: [f"resources/mulan/raw/{w.mulan}/{f.name}" for f in registry.entry(w.mulan).files],
+        code=code("datasets/arff.py", "datasets/core.py", "datasets/mulan.py"),
+    output:
+        "resources/mulan/{mulan}.npz",
+    log:
+        "logs/parse_mulan/{mulan}.log",
+    script:
+        "../scripts/parse_mulan.py"
+
+
+rule generate_synthetic:
+    input:
+        code=code("datasets/synthetic.py", "datasets/core.py"),
+    output:
+        f"{RESULTS}/datasets/{{dataset}}.npz",
+    params:
+        spec=lambda w: DATASETS[w.dataset]["synthetic"],
+    log:
+        f"logs/{STUDY}/generate_synthetic/{{dataset}}.log",
+    script:
+        "../scripts/generate_synthetic.py"
+
+
+rule dataset_statistics:
+    input:
+        data=[dataset_file(d) for d in DATASETS],
+        code=code("datasets/statistics.py"),
+    output:
+        csv=f"{RESULTS}/tables/dataset_statistics.csv",
+        md=f"{RESULTS}/tables/dataset_statistics.md",
+    params:
+        names=list(DATASETS),
+    log:
+        f"logs/{STUDY}/dataset_statistics.log",
+    script:
+        "../scripts/dataset_statistics.py"

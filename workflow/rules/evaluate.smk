@@ -1,0 +1,16 @@
+rule evaluate:
+    input:
+        data=lambda w: dataset_file(w.dataset),
+        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        code=code("classifiers", "measures.py", "evaluation.py"),
+    output:
+        f"{RESULTS}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
+    params:
+        spec=lambda w: CLASSIFIERS[w.classifier],
+        forest=FOREST,
+        base_seed=SEED,
+    threads: THREADS
+    log:
+        f"logs/{STUDY}/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.log",
+    script:
+        "../scripts/evaluate.py"

@@ -1,0 +1,25 @@
+rule fold_quality:
+    input:
+        data=lambda w: dataset_file(w.dataset),
+        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        code=code("fold_quality.py"),
+    output:
+        f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    log:
+        f"logs/{STUDY}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+    script:
+        "../scripts/fold_quality.py"
+
+
+rule gather_fold_quality:
+    input:
+        expand(f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+               dataset=DATASETS, stratifier=STRATIFIERS, repeat=REPEATS),
+    output:
+        csv=f"{RESULTS}/tables/fold_quality.csv",
+        summary=f"{RESULTS}/tables/fold_quality_summary.csv",
+        md=f"{RESULTS}/tables/fold_quality_summary.md",
+    log:
+        f"logs/{STUDY}/gather_fold_quality.log",
+    script:
+        "../scripts/gather_fold_quality.py"

@@ -1,0 +1,14 @@
+"""Table 1 statistics (Sechidis et al. 2011) of every dataset of the study."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+from stratbench.datasets import dataset_statistics, load_dataset  # noqa: E402
+from stratbench.datasets.statistics import statistics_table  # noqa: E402
+from stratbench.io import write_csv, write_text  # noqa: E402
+from stratbench.tables import statistics_markdown  # noqa: E402
+
+rows = [dataset_statistics(name, load_dataset(path).Y) for name, path in zip(snakemake.params.names, snakemake.input.data)]
+table = statistics_table(rows)
+write_csv(snakemake.output.csv, table)
+write_text(snakemake.output.md, statistics_markdown(table))

@@ -1,0 +1,13 @@
+"""Gather every evaluation job's rows into the study's tidy scores table."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+import pandas as pd  # noqa: E402
+
+from stratbench.io import write_csv  # noqa: E402
+from stratbench.tables import SCORE_COLUMNS  # noqa: E402
+
+rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)[SCORE_COLUMNS]
+rows = rows.sort_values(["dataset", "stratifier", "classifier", "repeat", "fold", "measure"], kind="stable")
+write_csv(snakemake.output[0], rows)

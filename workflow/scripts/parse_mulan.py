@@ -1,0 +1,12 @@
+"""Parse a MULAN dataset's ARFF + XML files into the binary cache."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+from pathlib import Path  # noqa: E402
+
+from stratbench.datasets.core import save_dataset  # noqa: E402
+from stratbench.datasets.mulan import parse_mulan  # noqa: E402
+
+ds = parse_mulan(snakemake.wildcards.mulan, [Path(p) for p in snakemake.input.files])
+save_dataset(ds, snakemake.output[0])

@@ -1,0 +1,11 @@
+"""Figure: std over folds of every measure, per stratifier and dataset, for one classifier."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+import pandas as pd  # noqa: E402
+
+from stratbench.figures import save_figure, std_by_stratifier  # noqa: E402
+
+fig = std_by_stratifier(pd.read_csv(snakemake.input.summary), snakemake.wildcards.classifier)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)
