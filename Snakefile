@@ -6,7 +6,11 @@ from snakemake.utils import min_version
 min_version("8.0")
 
 
-configfile: "config/config.yaml"
+# The quick default study, unless a study is given with --configfile (a given study replaces the
+# default instead of being merged into it, so no default dataset leaks into a paper's study).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 include: "workflow/rules/common.smk"

@@ -4,6 +4,8 @@ rule gather_scores:
                dataset=DATASETS, stratifier=STRATIFIERS, classifier=CLASSIFIERS, repeat=REPEATS),
     output:
         f"{RESULTS}/tables/scores.csv",
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/gather_scores.log",
     script:
@@ -20,6 +22,8 @@ rule summarise_scores:
         ranks=f"{RESULTS}/tables/average_ranks.csv",
     params:
         groups=config.get("dataset_groups"),
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/summarise_scores.log",
     script:
@@ -33,6 +37,8 @@ rule plot_std_by_stratifier:
     output:
         png=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.png",
         pdf=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.pdf",
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/plot_std_by_stratifier/{{classifier}}.log",
     script:

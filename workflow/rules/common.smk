@@ -69,6 +69,7 @@ wildcard_constraints:
     mulan=_alternatives(MULAN_USED),
 
 
+ENV = "../envs/stratbench.yaml"  # used with --sdm conda; by default jobs run in the current environment
 PACKAGE = Path(workflow.basedir) / "src" / "stratbench"
 
 

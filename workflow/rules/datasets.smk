@@ -5,6 +5,8 @@ rule fetch_mulan_file:
         mirror=DATA.get("mirror"),
         timeout=DATA.get("timeout", 60),
         retries=DATA.get("retries", 3),
+    conda:
+        ENV
     log:
         "logs/fetch_mulan_file/{mulan}/{filename}.log",
     script:
@@ -17,6 +19,8 @@ rule parse_mulan:
         code=code("datasets/arff.py", "datasets/core.py", "datasets/mulan.py"),
     output:
         "resources/mulan/{mulan}.npz",
+    conda:
+        ENV
     log:
         "logs/parse_mulan/{mulan}.log",
     script:
@@ -30,6 +34,8 @@ rule generate_synthetic:
         f"{RESULTS}/datasets/{{dataset}}.npz",
     params:
         spec=lambda w: DATASETS[w.dataset]["synthetic"],
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/generate_synthetic/{{dataset}}.log",
     script:
@@ -45,6 +51,8 @@ rule dataset_statistics:
         md=f"{RESULTS}/tables/dataset_statistics.md",
     params:
         names=list(DATASETS),
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/dataset_statistics.log",
     script:

@@ -10,6 +10,8 @@ rule evaluate:
         forest=FOREST,
         base_seed=SEED,
     threads: THREADS
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.log",
     script:

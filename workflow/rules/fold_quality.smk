@@ -5,6 +5,8 @@ rule fold_quality:
         code=code("fold_quality.py"),
     output:
         f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
     script:
@@ -19,6 +21,8 @@ rule gather_fold_quality:
         csv=f"{RESULTS}/tables/fold_quality.csv",
         summary=f"{RESULTS}/tables/fold_quality_summary.csv",
         md=f"{RESULTS}/tables/fold_quality_summary.md",
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/gather_fold_quality.log",
     script:

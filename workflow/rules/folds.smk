@@ -10,6 +10,8 @@ rule make_folds:
         seed=lambda w: split_seed(SEED, w.dataset, int(w.repeat)),
     benchmark:
         f"{RESULTS}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    conda:
+        ENV
     log:
         f"logs/{STUDY}/make_folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
     script:

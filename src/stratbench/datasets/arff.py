@@ -259,7 +259,7 @@ def read_mulan(arff_paths: list[str | Path], xml_path: str | Path):
         file_idx = int(np.searchsorted(offsets, r, side="right") - 1)
         raise ArffError(
             f"{arff_paths[file_idx]}: label {label_names[c]!r} is not 0/1 "
-            f"(value {Y.data[bad][0]!r} in data row {r - offsets[file_idx] + 1})"
+            f"(value {float(Y.data[bad][0]):g} in data row {r - offsets[file_idx] + 1})"
         )
     Y.eliminate_zeros()
     Y = Y.astype(np.int8)

@@ -105,14 +105,22 @@ def attribute_labelsets(census: np.ndarray, n_features: int, rng: np.random.Gene
     return sets[slots_arr].astype(bool)
 
 
+def combine_features(Y: np.ndarray, S: np.ndarray, x_pos: np.ndarray, x_neg: np.ndarray) -> np.ndarray:
+    """X[x, a] = x_pos[x, a] if S_a ⊆ Y_x else x_neg[x, a] (float32)."""
+    tied = (Y.astype(np.int32) @ S.T.astype(np.int32)) == S.sum(axis=1)
+    return np.where(tied, x_pos, x_neg).astype(np.float32)
+
+
 class RandomRBF:
     """Binary random-RBF generator (MOA ``RandomRBFGenerator``): centroids with a centre in
     [0,1]^d, a class, a spread and a weight; a point is centre + N(0,1)·spread·(random unit vector)."""
 
     def __init__(self, n_features: int, rng: np.random.Generator, n_centroids: int = 50):
+        if n_centroids < 2:
+            raise StratbenchError("the random-RBF generator needs at least 2 centroids (one per class)")
         self.centres = rng.random((n_centroids, n_features))
         self.classes = rng.integers(0, 2, n_centroids)
-        self.classes[0], self.classes[1] = 0, 1  # both classes exist
+        self.classes[:2] = (0, 1)  # both classes exist
         self.spread = rng.random(n_centroids)
         self.weight = rng.random(n_centroids)
 
@@ -135,8 +143,15 @@ def generate(
     dependence: float = 0.25,
     seed: int = 1,
     census: int = 100_000,
+    centroids: int = 50,
 ) -> MultiLabelDataset:
-    """A synthetic multi-label dataset defined entirely by its arguments."""
+    """A synthetic multi-label dataset defined entirely by its arguments.
+
+    ``census`` labelsets are drawn to find the most frequent ones (MOA: 100 000); ``centroids`` is
+    the random-RBF binary generator's centroid count (MOA: 50). Fewer centroids make each
+    attribute's two class-conditional distributions further apart, i.e. the features more
+    informative about their labelsets.
+    """
     if examples < 1 or labels < 1 or features < 1:
         raise StratbenchError(f"synthetic dataset {name!r}: examples, labels and features must be ≥ 1")
     if not 0.0 <= dependence <= 1.0:
@@ -146,11 +161,10 @@ def generate(
     theta = dependency_matrix(pi, dependence, rng)
     S = attribute_labelsets(sample_labelsets(census, pi, theta, rng), features, rng)
     Y = sample_labelsets(examples, pi, theta, rng)
-    binary = RandomRBF(features, rng)
+    binary = RandomRBF(features, rng, n_centroids=centroids)
     x_neg = binary.sample(0, examples, rng)
     x_pos = binary.sample(1, examples, rng)
-    tied = (Y.astype(np.int32) @ S.T.astype(np.int32)) == S.sum(axis=1)  # S_a ⊆ Y_x
-    X = np.where(tied, x_pos, x_neg).astype(np.float32)
+    X = combine_features(Y, S, x_pos, x_neg)
     return MultiLabelDataset(
         name=name, X=X, Y=sp.csr_matrix(Y, dtype=np.int8),
         label_names=[f"label{j}" for j in range(labels)],

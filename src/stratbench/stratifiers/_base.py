@@ -24,7 +24,7 @@ def as_label_matrix(y) -> sp.csr_matrix:
     bad = (Y.data != 0) & (Y.data != 1)
     if bad.any():
         col = int(Y.indices[np.flatnonzero(bad)[0]])
-        raise StratbenchError(f"label column {col} is not 0/1 (value {Y.data[bad][0]!r})")
+        raise StratbenchError(f"label column {col} is not 0/1 (value {float(Y.data[bad][0]):g})")
     Y.eliminate_zeros()
     Y = Y.astype(np.int8)
     Y.sort_indices()

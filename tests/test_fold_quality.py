@@ -1,0 +1,37 @@
+import numpy as np
+import pytest
+
+from stratbench.fold_quality import (example_distribution, fold_label_pairs_with_zero, fold_quality,
+                                     folds_with_zero_label, label_distribution)
+
+# n=4, q=2, k=2; label 0 on rows 0,1,2, label 1 on row 3; folds {0,1} and {2,3}.
+Y = np.array([[1, 0], [1, 0], [1, 0], [0, 1]])
+FOLDS = np.array([0, 0, 1, 1])
+
+
+def test_example_distribution():
+    assert example_distribution(FOLDS, 2) == 0
+    # sizes 3 and 1 against n/k = 2
+    assert example_distribution(np.array([0, 0, 0, 1]), 2) == 1.0
+    # scene, 10 folds of 2407: 7 folds of 241 and 3 of 240 -> 0.42 as in Sechidis Table 2
+    assert example_distribution(np.repeat(np.arange(10), [241] * 7 + [240] * 3), 10) == pytest.approx(0.42)
+
+
+def test_label_distribution_by_hand():
+    # label 0: |D|/(n-|D|) = 3. Fold 0 holds it in 2 of 2 (guarded to 1 of 2 -> ratio 1): |1-3| = 2;
+    # fold 1 in 1 of 2 -> ratio 1: |1-3| = 2. Mean 2.
+    # label 1: 1/3. Fold 0: 0 -> 1/3; fold 1: 1 of 2 -> ratio 1: 2/3. Mean 1/2.  LD = (2 + 1/2)/2.
+    assert label_distribution(Y, FOLDS, 2) == pytest.approx(1.25)
+
+
+def test_perfect_split_has_zero_ld():
+    Y2 = np.array([[1, 0], [0, 1], [1, 0], [0, 1]])
+    assert label_distribution(Y2, np.array([0, 0, 1, 1]), 2) == 0
+
+
+def test_fz_and_flz():
+    assert folds_with_zero_label(Y, FOLDS, 2) == 1
+    assert fold_label_pairs_with_zero(Y, FOLDS, 2) == 1
+    # both labels missing from fold 1
+    assert fold_label_pairs_with_zero(np.array([[1, 1], [1, 1], [0, 0], [0, 0]]), FOLDS, 2) == 2
+    assert fold_quality(Y, FOLDS, 2) == {"ED": 0.0, "LD": pytest.approx(1.25), "FZ": 1, "FLZ": 1}
