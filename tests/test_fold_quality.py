@@ -1,8 +1,9 @@
 import numpy as np
 import pytest
 
-from stratbench.fold_quality import (example_distribution, fold_label_pairs_with_zero, fold_quality,
-                                     folds_with_zero_label, label_distribution)
+from stratbench.fold_quality import (deviation_from_ideal_share, example_distribution,
+                                     fold_label_pairs_with_zero, fold_quality, folds_with_zero_label,
+                                     label_distribution, pair_measures, relative_label_distribution)
 
 # n=4, q=2, k=2; label 0 on rows 0,1,2, label 1 on row 3; folds {0,1} and {2,3}.
 Y = np.array([[1, 0], [1, 0], [1, 0], [0, 1]])
@@ -34,4 +35,28 @@ def test_fz_and_flz():
     assert fold_label_pairs_with_zero(Y, FOLDS, 2) == 1
     # both labels missing from fold 1
     assert fold_label_pairs_with_zero(np.array([[1, 1], [1, 1], [0, 0], [0, 0]]), FOLDS, 2) == 2
-    assert fold_quality(Y, FOLDS, 2) == {"ED": 0.0, "LD": pytest.approx(1.25), "FZ": 1, "FLZ": 1}
+    assert fold_quality(Y, FOLDS, 2, pairs=False) == {
+        "ED": 0.0, "LD": pytest.approx(1.25), "FZ": 1, "FLZ": 1, "rLD": pytest.approx(2 / 3), "DCP": pytest.approx(1 / 3)}
+
+
+def test_rld_and_dcp_by_hand():
+    # label 0: d = 3/4, p = (1, 1/2) -> rLD (1/3 + 1/3)/2 = 1/3, DCP max(2/3, 1/3) - 1/2 = 1/6
+    # label 1: d = 1/4, p = (0, 1/2) -> rLD (1 + 1)/2 = 1,    DCP 1 - 1/2 = 1/2
+    assert relative_label_distribution(Y, FOLDS, 2) == pytest.approx((1 / 3 + 1) / 2)
+    assert deviation_from_ideal_share(Y, FOLDS, 2) == pytest.approx((1 / 6 + 1 / 2) / 2)
+    # a label without positives is left out instead of making the mean NaN
+    Y3 = np.hstack([Y, np.zeros((4, 1), dtype=int)])
+    assert relative_label_distribution(Y3, FOLDS, 2) == pytest.approx(2 / 3)
+
+
+def test_pair_measures_by_hand():
+    # pairs: (0,1) on rows 0,1 -> fold counts (2, 0); (0,2) on row 2 -> (0, 1)
+    Yp = np.array([[1, 1, 0], [1, 1, 0], [1, 0, 1], [0, 1, 0]])
+    m = pair_measures(Yp, FOLDS, 2)
+    # FLPZ: (0,1) has 1 zero, none inevitable; (0,2) has 1 zero, 1 inevitable (k - |D^e| = 1)
+    assert m["FLPZ"] == 1
+    # each fold misses one of the two pairs
+    assert m["pair_zero_share"] == 0.5 and m["pair_zero_share_std"] == 0
+    # LPD: (0,1) d-ratio 1: fold 0 (2 of 2, guarded to 1 of 2) -> 0, fold 1 -> 1; (0,2) d-ratio 1/3:
+    # fold 0 -> 1/3, fold 1 (1 of 2) -> 2/3. Mean over pairs and folds: 1/2
+    assert m["LPD"] == pytest.approx(0.5)

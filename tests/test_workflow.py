@@ -73,14 +73,17 @@ def test_tables_hold_the_expected_rows(finished_runs):
     summary = pd.read_csv(tables / "summary.csv")
     assert len(summary) == 2 * 2 * 6 and set(summary["repeats"]) == {2} and set(summary["folds"]) == {3}
     quality = pd.read_csv(tables / "fold_quality.csv")
-    assert len(quality) == 2 * 2 * 2 * 4 and set(quality["measure"]) == {"ED", "LD", "FZ", "FLZ"}
+    measures = {"ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share", "pair_zero_share_std"}
+    assert len(quality) == 2 * 2 * 2 * len(measures) and set(quality["measure"]) == measures
+    runtime = pd.read_csv(tables / "stratifier_runtime.csv")
+    assert len(runtime) == 8 and (runtime["seconds"] > 0).all() and (runtime["seconds"] < 60).all()
     ranks = pd.read_csv(tables / "average_ranks.csv")
     assert set(ranks["stratifier"]) == {"random", "iterative"} and len(ranks) == 12
     assert "± " in (tables / "summary.md").read_text()
     figures = finished_runs[0] / "results" / "tiny" / "figures"
     assert (figures / "std_by_stratifier_br.png").stat().st_size > 10_000
     assert (figures / "std_by_stratifier_br.pdf").read_bytes().startswith(b"%PDF")
-    for rule in ("make_folds", "evaluate", "fold_quality", "parse_mulan", "generate_synthetic"):
+    for rule in ("make_folds", "evaluate", "fold_quality", "parse_mulan", "generate_dataset"):
         assert any((finished_runs[0] / "logs").rglob(f"*{rule}*")), rule
 
 
@@ -96,6 +99,7 @@ def test_same_config_gives_byte_identical_folds_and_tables(finished_runs):
     a, b = (run / "results" / "tiny" for run in finished_runs)
     files = sorted(p.relative_to(a) for sub in ("folds", "scores", "fold_quality", "tables")
                    for p in (a / sub).rglob("*") if p.is_file())
+    files = [f for f in files if "runtime" not in f.name]  # wall times are measurements
     assert len(files) == 8 + 8 + 8 + 9  # fold files, score files, fold-quality files, tables
     for rel in files:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel

@@ -103,3 +103,11 @@ def fold_quality_markdown(summary: pd.DataFrame) -> str:
 
 def statistics_markdown(stats: pd.DataFrame) -> str:
     return f"## Datasets (Sechidis et al. 2011, Table 1 columns)\n\n{stats.to_markdown(index=False, floatfmt='.4g')}\n"
+
+
+def runtime_markdown(rows: pd.DataFrame) -> str:
+    """Markdown of the stratifiers' wall time: mean ± std over repeats, a column per stratifier."""
+    agg = rows.groupby(["dataset", "stratifier"], sort=True)["seconds"].agg(["mean", "std"]).reset_index()
+    agg["cell"] = [f"{m:.4g} ± {0.0 if np.isnan(s) else s:.2g}" for m, s in zip(agg["mean"], agg["std"])]
+    wide = agg.pivot(index="dataset", columns="stratifier", values="cell").reset_index()
+    return f"## Stratifier wall time (s): mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"

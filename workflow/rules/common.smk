@@ -18,15 +18,18 @@ REPEATS = list(range(config["repeats"]))
 THREADS = config.get("threads", 1)
 DATASETS = config["datasets"]
 STRATIFIERS = config["stratifiers"]
-CLASSIFIERS = config["classifiers"]
+CLASSIFIERS = config.get("classifiers") or {}
 FOREST = config.get("forest", {})
 DATA = config.get("data", {})
 
 
+GENERATED = ("synthetic", "random_labels")  # dataset kinds made locally
+
+
 def mulan_name(dataset):
-    """Registry name of a MULAN dataset of the config, None for a synthetic one."""
+    """Registry name of a MULAN dataset of the config, None for a generated one."""
     spec = DATASETS[dataset]
-    return None if "synthetic" in spec else spec.get("mulan", dataset)
+    return None if any(kind in spec for kind in GENERATED) else spec.get("mulan", dataset)
 
 
 def _check_config():
@@ -93,10 +96,15 @@ def fold_files(dataset="{dataset}", stratifier="{stratifier}"):
 
 def all_outputs():
     tables = f"{RESULTS}/tables"
-    return [
+    outputs = [
         f"{tables}/dataset_statistics.csv",
         f"{tables}/fold_quality.csv",
         f"{tables}/fold_quality_summary.md",
+        f"{tables}/stratifier_runtime.csv",
+    ]
+    if not CLASSIFIERS:  # a fold-quality-only study
+        return outputs
+    return outputs + [
         f"{tables}/scores.csv",
         f"{tables}/summary.csv",
         f"{tables}/summary.md",

@@ -27,19 +27,20 @@ rule parse_mulan:
         "../scripts/parse_mulan.py"
 
 
-rule generate_synthetic:
+rule generate_dataset:
     input:
-        code=code("datasets/synthetic.py", "datasets/core.py"),
+        code=code("datasets/synthetic.py", "datasets/random_labels.py", "datasets/core.py"),
     output:
         f"{RESULTS}/datasets/{{dataset}}.npz",
     params:
-        spec=lambda w: DATASETS[w.dataset]["synthetic"],
+        kind=lambda w: next(k for k in GENERATED if k in DATASETS[w.dataset]),
+        spec=lambda w: next(DATASETS[w.dataset][k] for k in GENERATED if k in DATASETS[w.dataset]),
     conda:
         ENV
     log:
-        f"logs/{STUDY}/generate_synthetic/{{dataset}}.log",
+        f"logs/{STUDY}/generate_dataset/{{dataset}}.log",
     script:
-        "../scripts/generate_synthetic.py"
+        "../scripts/generate_dataset.py"
 
 
 rule dataset_statistics:

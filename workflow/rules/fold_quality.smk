@@ -2,7 +2,7 @@ rule fold_quality:
     input:
         data=lambda w: dataset_file(w.dataset),
         folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=code("fold_quality.py"),
+        code=code("fold_quality.py", "stratifiers/_combinations.py"),
     output:
         f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
     conda:

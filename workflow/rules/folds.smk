@@ -1,9 +1,10 @@
 rule make_folds:
     input:
         data=lambda w: dataset_file(w.dataset),
-        code=code("stratifiers"),
+        code=code("stratifiers", "datasets/statistics.py"),
     output:
-        f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        runtime=f"{RESULTS}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
     params:
         spec=lambda w: STRATIFIERS[w.stratifier],
         n_splits=N_SPLITS,
@@ -16,3 +17,18 @@ rule make_folds:
         f"logs/{STUDY}/make_folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
     script:
         "../scripts/make_folds.py"
+
+
+rule gather_runtime:
+    input:
+        expand(f"{RESULTS}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+               dataset=DATASETS, stratifier=STRATIFIERS, repeat=REPEATS),
+    output:
+        csv=f"{RESULTS}/tables/stratifier_runtime.csv",
+        md=f"{RESULTS}/tables/stratifier_runtime.md",
+    conda:
+        ENV
+    log:
+        f"logs/{STUDY}/gather_runtime.log",
+    script:
+        "../scripts/gather_runtime.py"

@@ -9,7 +9,13 @@ from stratbench._registry import Registry
 
 _REGISTRY = Registry("stratifier", [
     "stratbench.stratifiers.random_kfold",
+    "stratbench.stratifiers.kfold",
+    "stratbench.stratifiers.labelset",
     "stratbench.stratifiers.iterative",
+    "stratbench.stratifiers.sois",
+    "stratbench.stratifiers.optisplit",
+    "stratbench.stratifiers.stratified_sampling",
+    "stratbench.stratifiers.pmbsrs",
 ])
 register = _REGISTRY.register
 get = _REGISTRY.get

@@ -136,20 +136,22 @@ class IterativeStratification(MultilabelStratifier):
     ----------
     n_splits : number of folds k (each fold's desired share is 1/k).
     random_state : seed for the tie-breaks and the row shuffle.
+    test_size : if set, a holdout split with desired shares (1 − test_size, test_size).
     shuffle : permute the rows before stratifying (as ``iterstrat``'s ``shuffle=True``), so the
-        order in which a label's examples are dealt is random; False processes them in data order.
+        order in which a label's examples are dealt is random. Default False: data order, as the
+        paper and MULAN do (datasets stored grouped by labelset then deal identical labelsets round
+        robin, which lowers LD: scene 0.0032 in data order vs 0.0036 shuffled, yeast 0.040 vs 0.043).
     label_ties : ``"random"`` (the paper) or ``"lowest_index"`` (MULAN's implementation).
     """
 
-    def __init__(self, n_splits=10, random_state=None, shuffle=True, label_ties="random"):
-        super().__init__(n_splits=n_splits, random_state=random_state)
+    def __init__(self, n_splits=10, random_state=None, test_size=None, shuffle=False, label_ties="random"):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
         self.shuffle = shuffle
         self.label_ties = label_ties
 
-    def _fold_ids(self, Y, rng):
+    def _assign(self, Y, ratios, rng):
         if self.label_ties not in LABEL_TIES:
             raise StratbenchError(f"label_ties must be one of {LABEL_TIES}, got {self.label_ties!r}")
-        ratios = np.full(self.n_splits, 1.0 / self.n_splits)
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
             return iterative_fold_ids(Y, ratios, seed, self.label_ties)

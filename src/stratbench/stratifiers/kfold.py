@@ -1,0 +1,18 @@
+"""Plain k-fold: contiguous windows in the dataset's row order, no shuffling (Szymański 2017's
+baseline, ALGORITHMS.md §0). Deterministic: ``random_state`` is ignored."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stratbench.stratifiers import register
+from stratbench.stratifiers._base import MultilabelStratifier, windows
+
+
+@register("kfold")
+class KFold(MultilabelStratifier):
+    """Fold j holds a contiguous block of rows; the first n mod k blocks are one row larger
+    (scikit-learn ``KFold(shuffle=False)``)."""
+
+    def _assign(self, Y, ratios, rng):
+        return windows(np.arange(Y.shape[0]), ratios)

@@ -1,0 +1,88 @@
+"""Stratified Sampling for extreme multi-label data (SS; Merrillees & Du 2021; ALGORITHMS.md §5.1).
+
+A holdout split by iterative swapping: start from a random split (each example to test with
+probability p), then for ``epochs`` epochs score every label by how far its test share is from p and
+every example by the sum of its labels' scores (signed by its side), and swap examples with high
+scores between train and test with a decaying probability. k folds are made as the optisplit
+experiments made them: fold i takes SS's test set of the not yet used rows at p = ⌊n/k⌋/|R| (the last
+fold takes the rest). Vectorised over examples (the swaps of an epoch use the scores of its start,
+as in the reference); the random draws come from the seeded generator, in example order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from stratbench.stratifiers import register
+from stratbench.stratifiers._base import MultilabelStratifier
+
+
+def _label_scores(Y_csc_counts_test, totals, p, mean_labels):
+    te = Y_csc_counts_test
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(totals > 0, te / np.maximum(totals, 1), 0.0)
+        above = (share - p) / (1 - p) + np.where(share > 0.999, mean_labels, 0.0)
+        below = (share - p) / p - np.where(share < 0.001, mean_labels, 0.0)
+    scores = np.where(share >= p, above, below)
+    return np.where(totals <= 1, 0.0, scores)
+
+
+def stratified_sample(Y: sp.csr_matrix, p: float, rng: np.random.Generator, epochs: int = 50,
+                      swap_probability: float = 0.1, threshold_proportion: float = 0.1,
+                      decay: float = 0.1) -> np.ndarray:
+    """Boolean test mask of an SS holdout split of CSR ``Y`` with target test share ``p``."""
+    n = Y.shape[0]
+    test = rng.random(n) <= p
+    mean_labels = Y.nnz / n if n else 0.0
+    totals = np.asarray(Y.sum(axis=0)).ravel().astype(float)
+    Yf = sp.csr_matrix(Y, dtype=np.float64)
+    for e in range(epochs):
+        te = np.asarray(Yf[test].sum(axis=0)).ravel()
+        label_score = _label_scores(te, totals, p, mean_labels)
+        sigma = (Yf @ label_score) * np.where(test, 1.0, -1.0)
+        low = sigma[sigma < mean_labels]
+        theta = max(0.0, float(np.quantile(low, 1 - threshold_proportion / (1 + decay) ** e))) if len(low) else 0.0
+        strong = sigma >= mean_labels
+        candidate = strong | (sigma > theta)
+        idx = np.flatnonzero(candidate)
+        draws = rng.random(len(idx))
+        prob = np.where(strong[idx], 0.25 / 1.05**e, swap_probability / (1 + decay) ** e)
+        swap = idx[draws < prob]
+        test[swap] = ~test[swap]
+    return test
+
+
+@register("ss")
+class StratifiedSampling(MultilabelStratifier):
+    """SS (Merrillees & Du 2021) as a k-fold cross-validator (recursive splits) or a holdout split."""
+
+    def __init__(self, n_splits=10, random_state=None, test_size=None, epochs=50, swap_probability=0.1,
+                 threshold_proportion=0.1, decay=0.1):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
+        self.epochs = epochs
+        self.swap_probability = swap_probability
+        self.threshold_proportion = threshold_proportion
+        self.decay = decay
+
+    def _sample(self, Y, p, seed):
+        return stratified_sample(Y, p, np.random.default_rng(seed), self.epochs, self.swap_probability,
+                                 self.threshold_proportion, self.decay)
+
+    def _assign(self, Y, ratios, rng):
+        n = Y.shape[0]
+        seed = int(rng.integers(0, 2**63))
+        k = len(ratios)
+        if self.holdout:
+            return self._sample(Y, float(ratios[1]), seed).astype(np.int64)
+        folds = np.full(n, -1, dtype=np.int64)
+        m = n // k
+        rest = np.arange(n)
+        for i in range(k):
+            if len(rest) > m and i < k - 1:
+                test = self._sample(Y[rest], m / len(rest), seed)  # the same seed for every call
+            else:
+                test = np.ones(len(rest), dtype=bool)
+            folds[rest[test]] = i
+            rest = rest[~test]
+        return folds

@@ -1,0 +1,14 @@
+"""Gather the stratifiers' wall times (a measurement: it varies from run to run)."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+import pandas as pd  # noqa: E402
+
+from stratbench.io import write_csv, write_text  # noqa: E402
+from stratbench.tables import runtime_markdown  # noqa: E402
+
+rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
+rows = rows.sort_values(["dataset", "stratifier", "repeat"], kind="stable")
+write_csv(snakemake.output.csv, rows)
+write_text(snakemake.output.md, runtime_markdown(rows))
