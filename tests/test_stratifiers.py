@@ -1,14 +1,9 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.model_selection import cross_validate
-from sklearn.neighbors import KNeighborsClassifier
 
 from stratbench import StratbenchError, stratifiers
 from stratbench.fold_quality import fold_quality
-
-NAMES = ["random", "iterative"]
-
 
 def partition(folds):
     return sorted(sorted(np.flatnonzero(folds == j).tolist()) for j in np.unique(folds))
@@ -51,40 +46,13 @@ def test_label_ties_random_versus_lowest_index():
         assert f[0] != f[1] and f[2] != f[3]
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_folds_partition_the_examples_and_depend_on_the_seed(name):
-    rng = np.random.default_rng(0)
-    Y = sp.csr_matrix((rng.random((200, 12)) < 0.15).astype(int))
-    splitter = stratifiers.get(name, n_splits=5, random_state=3)
-    tests = [test for _, test in splitter.split(None, Y)]
-    assert sorted(np.concatenate(tests).tolist()) == list(range(200))
-    for train, test in splitter.split(None, Y):
-        assert len(np.intersect1d(train, test)) == 0 and len(train) + len(test) == 200
-    a = splitter.fold_ids(Y)
-    np.testing.assert_array_equal(a, stratifiers.get(name, n_splits=5, random_state=3).fold_ids(Y.toarray()))
-    assert (a != stratifiers.get(name, n_splits=5, random_state=4).fold_ids(Y)).any()
-    sizes = np.bincount(a, minlength=5)
-    assert sizes.max() - sizes.min() <= (1 if name == "random" else 10)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_usable_in_sklearn_cross_validate(name):
-    rng = np.random.default_rng(1)
-    X = rng.random((60, 3))
-    Y = (rng.random((60, 2)) < 0.4).astype(int)
-    cv = stratifiers.get(name, n_splits=3, random_state=0)
-    assert cv.get_n_splits() == 3
-    out = cross_validate(KNeighborsClassifier(3), X, Y, cv=cv)
-    assert len(out["test_score"]) == 3
-
-
 def test_clear_errors():
     Y = np.eye(3, dtype=int)
     with pytest.raises(StratbenchError, match=r"n_splits=5 greater than the number of examples=3"):
         stratifiers.get("iterative", n_splits=5).fold_ids(Y)
     with pytest.raises(StratbenchError, match=r"label column 1 is not 0/1 \(value 2\)"):
         stratifiers.get("random", n_splits=2).fold_ids(np.array([[0, 2], [1, 0], [1, 1]]))
-    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: iterative, random"):
+    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: iterative, kfold, labelset"):
         stratifiers.get("nope")
     with pytest.raises(StratbenchError, match=r"cannot import stratifier 'no.such.Thing'"):
         stratifiers.get("no.such.Thing")
@@ -108,3 +76,114 @@ def test_iterative_matches_sechidis_table2_on_corel5k(mulan_cache):
     assert all(r["FZ"] == 10 for r in q)
     rnd = [fold_quality(Y, stratifiers.get("random", n_splits=10, random_state=s).fold_ids(Y), 10) for s in range(5)]
     assert np.mean([r["FLZ"] for r in rnd]) > 1100 and np.mean([r["LD"] for r in rnd]) > 0.0022
+
+
+def test_sois_hand_worked_example_with_ties_and_an_unlabelled_example():
+    # rows: 0 {0,1}, 1 {0,1}, 2 {2}, 3 {2}, 4 {0}, 5 {}; k = 2, c_j = 3.
+    # Combinations: (0,0) rows 0,1,4; (0,1) rows 0,1; (1,1) rows 0,1; (2,2) rows 2,3.
+    # Whatever the tie-breaks, rows 0 and 1 split (their pair's desire), rows 2 and 3 split, and the
+    # label-less row 5 fills the fold that row 4 did not take.
+    Y = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1], [1, 0, 0], [0, 0, 0]])
+    for select in ("paper", "docstring", "pairs_first", "skmultilearn"):
+        for seed in range(25):
+            f = stratifiers.get("sois", n_splits=2, random_state=seed, select=select).fold_ids(Y)
+            assert np.bincount(f).tolist() == [3, 3]
+            assert f[0] != f[1] and f[2] != f[3] and f[4] != f[5]
+            if select in ("docstring", "pairs_first"):
+                # the pair (0,1) goes first; then row 4 (ties everywhere) and row 3 share a fold:
+                # row 2 goes where c_j is larger, i.e. away from row 4
+                assert f[3] == f[4] and f[2] == f[5]
+
+
+def test_sois_without_pairs_is_iterative_stratification():
+    """With single-label rows only, the pool holds labels alone: SOIS is IS (same tie-breaking rules)."""
+    rng = np.random.default_rng(3)
+    Y = np.zeros((40, 4), dtype=int)
+    Y[np.arange(40), rng.integers(0, 4, 40)] = 1
+    Y[::7] = 0
+    for seed in range(5):
+        f = stratifiers.get("sois", n_splits=4, random_state=seed).fold_ids(Y)
+        sizes = np.bincount(f, minlength=4)
+        assert sizes.tolist() == [10, 10, 10, 10]
+        per_label = np.array([np.bincount(f[Y[:, i] == 1], minlength=4) for i in range(4)])
+        assert (per_label.max(axis=1) - per_label.min(axis=1)).max() <= 1
+
+
+def test_labelset_spreads_each_labelset_round_robin():
+    Y = np.array([[1, 0]] * 7 + [[0, 1]] * 5 + [[1, 1]] * 2 + [[0, 0]] * 6)
+    for seed in range(10):
+        f = stratifiers.get("labelset", n_splits=3, random_state=seed).fold_ids(Y)
+        for block in (slice(0, 7), slice(7, 12), slice(12, 14), slice(14, 20)):
+            counts = np.bincount(f[block], minlength=3)
+            assert counts.max() - counts.min() <= 1
+        assert np.bincount(f).tolist() == [7, 7, 6]
+
+
+def test_pmbsrs_weights_and_strata():
+    from stratbench.stratifiers.pmbsrs import example_weights
+
+    Y = sp.csr_matrix(np.array([[1, 1], [1, 0], [0, 1], [0, 0]]))
+    # f = (1/2, 1/2): weights 1/4, 1/2, 1/2 and 1 for the label-less row
+    np.testing.assert_allclose(example_weights(Y), [0.25, 0.5, 0.5, 1.0])
+
+
+@pytest.mark.parametrize("method", ["rld", "dcp"])
+def test_optisplit_never_worsens_its_random_start(method):
+    """optisplit starts from the split ``random`` makes with the same seed and only accepts improvements."""
+    from stratbench.fold_quality import deviation_from_ideal_share, relative_label_distribution
+
+    score = {"rld": relative_label_distribution, "dcp": deviation_from_ideal_share}[method]
+    rng = np.random.default_rng(11)
+    Y = sp.csr_matrix((rng.random((400, 15)) < rng.random(15) * 0.3).astype(int))
+    for seed in range(4):
+        start = stratifiers.get("random", n_splits=5, random_state=seed).fold_ids(Y)
+        opt = stratifiers.get(f"optisplit_{method}", n_splits=5, random_state=seed).fold_ids(Y)
+        assert score(Y, opt, 5) < score(Y, start, 5)
+
+
+def test_optisplit_balances_a_single_label_exactly():
+    # one label with 10 positives over 5 folds: BALANCE reaches 2 per fold
+    Y = np.zeros((50, 1), dtype=int)
+    Y[:10] = 1
+    for seed in range(5):
+        f = stratifiers.get("optisplit_dcp", n_splits=5, random_state=seed).fold_ids(Y)
+        assert np.bincount(f[:10], minlength=5).tolist() == [2, 2, 2, 2, 2]
+
+
+def test_stratified_sampling_split_shares():
+    from stratbench.stratifiers.stratified_sampling import stratified_sample
+
+    rng = np.random.default_rng(2)
+    Y = sp.csr_matrix((rng.random((2000, 10)) < 0.1).astype(int))
+    test = stratified_sample(Y, 0.25, np.random.default_rng(0))
+    assert abs(test.mean() - 0.25) < 0.03
+    shares = np.asarray(Y[test].sum(axis=0)).ravel() / np.asarray(Y.sum(axis=0)).ravel()
+    assert np.abs(shares - 0.25).max() < 0.05  # every label near the target share
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("dataset", ["emotions", "yeast", "scene"])
+def test_is_and_sois_reach_scikit_multilearn_ld(dataset, mulan_cache):
+    """Our IS and SOIS: LD within 10% of scikit-multilearn's (order 1 and 2) mean over 5 seeds, or better."""
+    import warnings
+
+    from skmultilearn.model_selection import IterativeStratification
+
+    from stratbench.fold_quality import label_distribution
+
+    Y = mulan_cache(dataset).Y
+    dense = Y.toarray()
+    for order, ours in ((1, "iterative"), (2, "sois")):
+        ref = []
+        for seed in range(5):
+            np.random.seed(seed)  # scikit-multilearn 0.2.0 draws from the global RNG
+            folds = np.empty(Y.shape[0], dtype=int)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                splits = IterativeStratification(n_splits=10, order=order).split(np.zeros((Y.shape[0], 1)), dense)
+                for j, (_, test) in enumerate(splits):
+                    folds[test] = j
+            ref.append(label_distribution(Y, folds, 10))
+        mine = [label_distribution(Y, stratifiers.get(ours, n_splits=10, random_state=s).fold_ids(Y), 10)
+                for s in range(5)]
+        assert np.mean(mine) <= 1.10 * np.mean(ref), (ours, np.mean(mine), np.mean(ref))
