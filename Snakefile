@@ -18,6 +18,7 @@ include: "workflow/rules/datasets.smk"
 include: "workflow/rules/folds.smk"
 include: "workflow/rules/fold_quality.smk"
 include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/network.smk"
 include: "workflow/rules/aggregate.smk"
 
 

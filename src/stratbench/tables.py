@@ -111,3 +111,46 @@ def runtime_markdown(rows: pd.DataFrame) -> str:
     agg["cell"] = [f"{m:.4g} ± {0.0 if np.isnan(s) else s:.2g}" for m, s in zip(agg["mean"], agg["std"])]
     wide = agg.pivot(index="dataset", columns="stratifier", values="cell").reset_index()
     return f"## Stratifier wall time (s): mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"
+
+
+PAPER_FOLD_QUALITY = {
+    "Sechidis et al. 2011, Table 2": ["ED", "LD", "FZ", "FLZ"],
+    "Szymański & Kajdanowicz 2017, Table 1 (share of label pairs without positive evidence)":
+        ["pair_zero_share", "LPD", "FLPZ"],
+    "Tiittanen et al. 2021, Table 2": ["ED", "LD", "DCP", "rLD", "seconds"],
+}
+
+
+def paper_fold_quality_markdown(summary: pd.DataFrame, runtime: pd.DataFrame | None = None) -> str:
+    """The fold-quality tables of the three papers: rows dataset × stratifier, mean ± std over repeats.
+
+    The pair-zero share is shown as the papers show it: mean over folds ± std over folds (both
+    averaged over repeats). ``seconds`` is the stratifier's wall time from the runtime table.
+    """
+    summary = summary.copy()
+    if runtime is not None and not runtime.empty:
+        rt = runtime.groupby(["dataset", "stratifier"], sort=True)["seconds"].agg(mean=_mean, std=_std).reset_index()
+        summary = pd.concat([summary, rt.assign(measure="seconds")], ignore_index=True)
+    wide_mean = summary.pivot_table(index=["dataset", "stratifier"], columns="measure", values="mean", sort=True)
+    wide_std = summary.pivot_table(index=["dataset", "stratifier"], columns="measure", values="std", sort=True)
+    parts = []
+    for title, measures in PAPER_FOLD_QUALITY.items():
+        present = [m for m in measures if m in wide_mean.columns]
+        if not present:
+            continue
+        table = pd.DataFrame(index=wide_mean.index)
+        for m in present:
+            std = wide_mean["pair_zero_share_std"] if m == "pair_zero_share" and "pair_zero_share_std" in wide_mean else wide_std[m]
+            label = "pair_zero_share (mean ± std over folds)" if m == "pair_zero_share" else m
+            table[label] = [f"{a:.4g} ± {b:.2g}" for a, b in zip(wide_mean[m], std)]
+        parts.append(f"## {title}\n\n{table.reset_index().to_markdown(index=False)}\n")
+    return "\n".join(parts)
+
+
+def network_markdown(summary: pd.DataFrame) -> str:
+    """Network stability (Szymański 2017 §5.2): rows dataset × stratifier × graph, a column per
+    (part, measure), mean ± std over folds and repeats."""
+    cell = summary.assign(cell=[f"{m:.4g} ± {s:.2g}" for m, s in zip(summary["mean"], summary["std"])],
+                          column=summary["part"] + ": " + summary["measure"])
+    wide = cell.pivot(index=["dataset", "stratifier", "graph"], columns="column", values="cell").reset_index()
+    return f"## Network stability: mean ± std over folds and repeats\n\n{wide.to_markdown(index=False)}\n"

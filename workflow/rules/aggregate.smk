@@ -1,7 +1,6 @@
 rule gather_scores:
     input:
-        expand(f"{RESULTS}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
-               dataset=DATASETS, stratifier=STRATIFIERS, classifier=CLASSIFIERS, repeat=REPEATS),
+        score_files(),
     output:
         f"{RESULTS}/tables/scores.csv",
     conda:

@@ -1,4 +1,6 @@
+import inspect
 import re
+import sys
 from pathlib import Path
 
 from snakemake.utils import validate
@@ -85,6 +87,42 @@ def code(*parts):
     return [f for f in files if Path(f).exists()]
 
 
+def method_sources(reg, name, spec):
+    """Source files of one method: its class's module and the stratbench modules it draws on
+    (base classes, helpers). A job depends on these only, so adding a method re-runs nothing else."""
+    cls = reg.resolve(spec.get("class", name))
+    modules = {cls.__module__} | {c.__module__ for c in cls.__mro__}
+    for obj in vars(sys.modules[cls.__module__]).values():
+        modules.add(obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None) or "")
+    files = set()
+    for m in modules:
+        if m == cls.__module__ or m.startswith("stratbench."):
+            path = getattr(sys.modules.get(m), "__file__", None)
+            if path and Path(path).exists():
+                files.add(str(Path(path).resolve()))
+    return sorted(files)
+
+
+def dataset_labels(dataset):
+    """Number of labels of a dataset of the config (from its definition or the registry)."""
+    spec = DATASETS[dataset]
+    for kind in GENERATED:
+        if kind in spec:
+            return spec[kind]["labels"]
+    return registry.entry(mulan_name(dataset)).labels
+
+
+def classifier_datasets(classifier):
+    """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
+    limit = CLASSIFIERS[classifier].get("max_labels")
+    return [d for d in DATASETS if limit is None or dataset_labels(d) <= limit]
+
+
+def score_files():
+    return [f"{RESULTS}/scores/{d}/{s}/{c}/rep{r}.csv"
+            for c in CLASSIFIERS for d in classifier_datasets(c) for s in STRATIFIERS for r in REPEATS]
+
+
 def dataset_file(dataset):
     m = mulan_name(dataset)
     return f"resources/mulan/{m}.npz" if m else f"{RESULTS}/datasets/{dataset}.npz"
@@ -101,7 +139,10 @@ def all_outputs():
         f"{tables}/fold_quality.csv",
         f"{tables}/fold_quality_summary.md",
         f"{tables}/stratifier_runtime.csv",
+        f"{tables}/fold_quality_papers.md",
     ]
+    if config.get("network_stability", False):
+        outputs.append(f"{tables}/network_stability_summary.md")
     if not CLASSIFIERS:  # a fold-quality-only study
         return outputs
     return outputs + [

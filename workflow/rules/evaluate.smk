@@ -2,7 +2,8 @@ rule evaluate:
     input:
         data=lambda w: dataset_file(w.dataset),
         folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=code("classifiers", "measures.py", "evaluation.py"),
+        code=lambda w: method_sources(classifiers, w.classifier, CLASSIFIERS[w.classifier])
+        + code("measures.py", "evaluation.py"),
     output:
         f"{RESULTS}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
     params:

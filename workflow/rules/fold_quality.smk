@@ -27,3 +27,18 @@ rule gather_fold_quality:
         f"logs/{STUDY}/gather_fold_quality.log",
     script:
         "../scripts/gather_fold_quality.py"
+
+
+rule paper_fold_quality_tables:
+    input:
+        summary=f"{RESULTS}/tables/fold_quality_summary.csv",
+        runtime=f"{RESULTS}/tables/stratifier_runtime.csv",
+        code=code("tables.py"),
+    output:
+        f"{RESULTS}/tables/fold_quality_papers.md",
+    conda:
+        ENV
+    log:
+        f"logs/{STUDY}/paper_fold_quality_tables.log",
+    script:
+        "../scripts/paper_fold_quality_tables.py"

@@ -1,7 +1,7 @@
 rule make_folds:
     input:
         data=lambda w: dataset_file(w.dataset),
-        code=code("stratifiers", "datasets/statistics.py"),
+        code=lambda w: method_sources(stratifiers, w.stratifier, STRATIFIERS[w.stratifier]),
     output:
         folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
         runtime=f"{RESULTS}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",

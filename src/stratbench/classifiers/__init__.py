@@ -8,7 +8,12 @@
 
 from stratbench._registry import Registry
 
-_REGISTRY = Registry("classifier", ["stratbench.classifiers.binary_relevance"])
+_REGISTRY = Registry("classifier", [
+    "stratbench.classifiers.binary_relevance",
+    "stratbench.classifiers.label_powerset",
+    "stratbench.classifiers.calibrated_label_ranking",
+    "stratbench.classifiers.label_space_partitioning",
+])
 register = _REGISTRY.register
 get = _REGISTRY.get
 resolve = _REGISTRY.resolve

@@ -1,0 +1,29 @@
+rule network_stability:
+    input:
+        data=lambda w: dataset_file(w.dataset),
+        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        code=code("network.py"),
+    output:
+        f"{RESULTS}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{STUDY}/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+    script:
+        "../scripts/network_stability.py"
+
+
+rule gather_network_stability:
+    input:
+        expand(f"{RESULTS}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+               dataset=DATASETS, stratifier=STRATIFIERS, repeat=REPEATS),
+    output:
+        csv=f"{RESULTS}/tables/network_stability.csv",
+        summary=f"{RESULTS}/tables/network_stability_summary.csv",
+        md=f"{RESULTS}/tables/network_stability_summary.md",
+    conda:
+        ENV
+    log:
+        f"logs/{STUDY}/gather_network_stability.log",
+    script:
+        "../scripts/gather_network_stability.py"

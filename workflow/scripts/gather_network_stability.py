@@ -1,0 +1,17 @@
+"""Gather the network-stability rows and summarise them per dataset × stratifier."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+import pandas as pd  # noqa: E402
+
+from stratbench.io import write_csv, write_text  # noqa: E402
+from stratbench.network import summarise_network_stability  # noqa: E402
+from stratbench.tables import network_markdown  # noqa: E402
+
+rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
+rows = rows.sort_values(["dataset", "stratifier", "repeat", "fold", "graph", "part", "measure"], kind="stable")
+write_csv(snakemake.output.csv, rows)
+summary = summarise_network_stability(rows)
+write_csv(snakemake.output.summary, summary)
+write_text(snakemake.output.md, network_markdown(summary))

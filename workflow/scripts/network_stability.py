@@ -1,0 +1,19 @@
+"""Network stability of one fold assignment (Szymański & Kajdanowicz 2017 §5.2), as tidy rows."""
+from stratbench._snakemake import log_to
+
+log_to(snakemake.log[0])
+
+import numpy as np  # noqa: E402
+
+from stratbench.datasets import load_dataset  # noqa: E402
+from stratbench.io import write_csv  # noqa: E402
+from stratbench.network import network_stability  # noqa: E402
+
+w = snakemake.wildcards
+with np.load(snakemake.input.folds) as z:
+    folds, n_splits = z["fold"].astype(np.int64), int(z["n_splits"])
+rows = network_stability(load_dataset(snakemake.input.data).Y, folds, n_splits)
+rows.insert(0, "dataset", w.dataset)
+rows.insert(1, "stratifier", w.stratifier)
+rows.insert(2, "repeat", int(w.repeat))
+write_csv(snakemake.output[0], rows)
