@@ -1,0 +1,26 @@
+"""The conda environments mirror pyproject.toml: a dependency missing there breaks `--sdm conda` runs."""
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0].lower()
+
+
+def _conda_names(path: Path) -> set[str]:
+    deps = yaml.safe_load(path.read_text())["dependencies"]
+    return {_name(d) for d in deps if isinstance(d, str)}
+
+
+def test_conda_environments_list_every_runtime_dependency():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    runtime = {_name(d) for d in project["dependencies"]}
+    assert "networkx" in runtime  # label-space partitioning and network stability import it
+    for env in (REPO / "environment.yml", REPO / "workflow" / "envs" / "stratbench.yaml"):
+        missing = runtime - _conda_names(env) - {"snakemake"}  # rules run under snakemake already
+        assert not missing, f"{env.name} lacks {sorted(missing)}"
