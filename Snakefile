@@ -20,6 +20,11 @@ include: "workflow/rules/fold_quality.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/network.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/report.smk"
+
+
+report: "workflow/report/workflow.rst"
 
 
 rule all:

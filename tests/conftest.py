@@ -43,3 +43,79 @@ def mulan_cache(tmp_path_factory, mirror):
 
     cache = tmp_path_factory.mktemp("stratbench-cache")
     return lambda name: load_mulan(name, cache_dir=cache, mirror=str(mirror))
+
+
+# --- Snakemake on a tiny study in a temporary folder (shared by the workflow, report, example and
+# notebook tests) ---------------------------------------------------------------------------------
+
+def tiny_config(mirror, **changes) -> dict:
+    """A study small enough for CI: a synthetic dataset and emotions (from the mirror), random and
+    iterative 3-fold CV, 2 repeats, BR with 5 trees; compared with Sechidis et al. 2011."""
+    config = {
+        "study": "tiny",
+        "reproduces": "sechidis2011",
+        "seed": 7,
+        "n_splits": 3,
+        "repeats": 2,
+        "threads": 1,
+        "data": {"mirror": str(mirror)},
+        "datasets": {
+            "toy": {"synthetic": {"examples": 120, "labels": 5, "features": 6, "cardinality": 1.5,
+                                  "dependence": 0.3, "seed": 3, "census": 2000, "centroids": 4}},
+            "emotions": {},
+        },
+        "stratifiers": {"random": {}, "iterative": {}},
+        "classifiers": {"br": {}},
+        "forest": {"n_estimators": 5},
+    }
+    config.update(changes)
+    return config
+
+
+def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | None = None):
+    """Run Snakemake on ``config`` in ``workdir`` (the dataset cache inside it); return the process."""
+    import subprocess
+    import sys
+
+    import yaml
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile or REPO / "Snakefile"),
+         "--directory", str(workdir), "--configfile", str(workdir / "config.yaml"), *args],
+        capture_output=True, text=True, env={**os.environ, "STRATBENCH_CACHE": str(workdir / "cache")},
+    )
+
+
+def planned_jobs(result) -> dict[str, int]:
+    """Job counts from the 'Job stats' table of a dry run."""
+    counts, table = {}, False
+    for line in (result.stdout + result.stderr).splitlines():
+        if line.startswith("Job stats"):
+            table = True
+        elif table:
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                counts[parts[0]] = int(parts[1])
+            elif parts and parts[0] == "total":
+                break
+    return counts
+
+
+@pytest.fixture(scope="session")
+def finished_runs(tmp_path_factory, mirror) -> list[Path]:
+    """The tiny study run twice, in two folders, with 1 and 2 cores."""
+    runs = []
+    for cores in ("1", "2"):
+        workdir = tmp_path_factory.mktemp(f"run{cores}")
+        result = run_snakemake(workdir, tiny_config(mirror), "--cores", cores)
+        assert result.returncode == 0, result.stderr[-4000:]
+        runs.append(workdir)
+    return runs
+
+
+@pytest.fixture(scope="session")
+def finished_study(finished_runs) -> Path:
+    """The working folder of one finished tiny study (results/tiny/…)."""
+    return finished_runs[0]

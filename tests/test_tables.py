@@ -2,7 +2,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stratbench.tables import average_ranks, summarise_fold_quality, summarise_scores
+from stratbench.stats import average_ranks
+from stratbench.tables import summarise_fold_quality, summarise_scores
 
 
 def scores_frame(values_by_key):

@@ -1,60 +1,14 @@
 """Snakemake end to end on a tiny study in a temporary folder (real data from the mirror)."""
-import os
+import re
+import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
-
-REPO = Path(__file__).resolve().parents[1]
+from conftest import planned_jobs, run_snakemake, tiny_config
 
 pytestmark = pytest.mark.workflow
-
-
-def tiny_config(mirror, **changes):
-    config = {
-        "study": "tiny",
-        "seed": 7,
-        "n_splits": 3,
-        "repeats": 2,
-        "threads": 1,
-        "data": {"mirror": str(mirror)},
-        "datasets": {
-            "toy": {"synthetic": {"examples": 120, "labels": 5, "features": 6, "cardinality": 1.5,
-                                  "dependence": 0.3, "seed": 3, "census": 2000, "centroids": 4}},
-            "emotions": {},
-        },
-        "stratifiers": {"random": {}, "iterative": {}},
-        "classifiers": {"br": {}},
-        "forest": {"n_estimators": 5},
-    }
-    config.update(changes)
-    return config
-
-
-def snakemake(workdir: Path, config: dict, *args: str) -> subprocess.CompletedProcess:
-    workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    return subprocess.run(
-        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-         "--configfile", str(workdir / "config.yaml"), *args],
-        capture_output=True, text=True, env={**os.environ, "STRATBENCH_CACHE": str(workdir / "cache")},
-    )
-
-
-@pytest.fixture(scope="module")
-def finished_runs(tmp_path_factory, mirror):
-    """The tiny study run twice, in two folders, with 1 and 2 cores."""
-    runs = []
-    for cores in ("1", "2"):
-        workdir = tmp_path_factory.mktemp(f"run{cores}")
-        result = snakemake(workdir, tiny_config(mirror), "--cores", cores)
-        assert result.returncode == 0, result.stderr[-4000:]
-        runs.append(workdir)
-    return runs
 
 
 def test_tables_hold_the_expected_rows(finished_runs):
@@ -95,19 +49,27 @@ def test_fold_files_follow_the_contract(finished_runs):
     assert np.bincount(f).max() - np.bincount(f).min() <= 15  # IS trades exact sizes for label balance
 
 
-def test_same_config_gives_byte_identical_folds_and_tables(finished_runs):
+MEASURED = re.compile(r"runtime|tiittanen2021_table2|fold_quality_papers\.md|paper_tables\.md")
+
+
+def test_same_config_gives_byte_identical_folds_tables_figures_and_report(finished_runs):
     a, b = (run / "results" / "tiny" for run in finished_runs)
-    files = sorted(p.relative_to(a) for sub in ("folds", "scores", "fold_quality", "tables")
+    files = sorted(p.relative_to(a) for sub in ("folds", "scores", "fold_quality", "tables", "report", "figures")
                    for p in (a / sub).rglob("*") if p.is_file())
-    # wall times are measurements: the runtime tables and the Tiittanen-style table that shows them
-    files = [f for f in files if "runtime" not in f.name and f.name != "fold_quality_papers.md"]
-    assert len(files) == 8 + 8 + 8 + 9  # fold files, score files, fold-quality files, tables
+    # 8 fold files, 8 score files, 8 fold-quality files; 18 tables, 7 paper tables × 4 formats + their
+    # LaTeX document; 3 reproduction-report files; 9 figures × 2 formats
+    assert len(files) == 8 + 8 + 8 + 18 + 29 + 3 + 18
+    # wall times are measurements: the runtime table and figure, and the Tiittanen-style table (and
+    # the two Markdown files that include it) differ from run to run; nothing else may
+    measured = [f for f in files if MEASURED.search(f.name)]
+    assert len(measured) == 10
     for rel in files:
-        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+        if rel not in measured:
+            assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
 
 
 def test_a_finished_study_has_nothing_left_to_do(finished_runs, mirror):
-    result = snakemake(finished_runs[0], tiny_config(mirror), "-n", "--cores", "1")
+    result = run_snakemake(finished_runs[0], tiny_config(mirror), "-n", "--cores", "1")
     assert result.returncode == 0
     assert "Nothing to be done" in result.stdout + result.stderr
 
@@ -122,41 +84,25 @@ def test_a_finished_study_has_nothing_left_to_do(finished_runs, mirror):
     ],
 )
 def test_config_errors_name_the_key(tmp_path, mirror, change, message):
-    result = snakemake(tmp_path, tiny_config(mirror, **change), "-n", "--cores", "1")
+    result = run_snakemake(tmp_path, tiny_config(mirror, **change), "-n", "--cores", "1")
     assert result.returncode != 0
-    import re
     assert re.search(message, result.stdout + result.stderr), (result.stdout + result.stderr)[-3000:]
 
 
 def test_k_larger_than_the_dataset_stops_with_a_clear_message(tmp_path, mirror):
     config = tiny_config(mirror, n_splits=200, repeats=1)
     config["datasets"] = {"toy": config["datasets"]["toy"]}
-    result = snakemake(tmp_path, config, "--cores", "1", "--until", "make_folds")
+    result = run_snakemake(tmp_path, config, "--cores", "1", "--until", "make_folds")
     assert result.returncode != 0
     logs = "".join(p.read_text() for p in (tmp_path / "logs").rglob("*.log"))
     assert "n_splits=200 greater than the number of examples=120" in logs
     assert not list((tmp_path / "results").rglob("rep*.npz"))
 
 
-def planned_jobs(result) -> dict[str, int]:
-    """Job counts from the 'Job stats' table of a dry run."""
-    counts, table = {}, False
-    for line in (result.stdout + result.stderr).splitlines():
-        if line.startswith("Job stats"):
-            table = True
-        elif table:
-            parts = line.split()
-            if len(parts) == 2 and parts[1].isdigit():
-                counts[parts[0]] = int(parts[1])
-            elif parts and parts[0] == "total":
-                break
-    return counts
-
-
 def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_runs, mirror):
     config = tiny_config(mirror)
     config["classifiers"]["lp"] = {}
-    result = snakemake(finished_runs[0], config, "-n", "--cores", "1")
+    result = run_snakemake(finished_runs[0], config, "-n", "--cores", "1")
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_jobs(result)
     assert jobs.get("evaluate") == 2 * 2 * 2  # lp on datasets × stratifiers × repeats
@@ -167,7 +113,7 @@ def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_run
 def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_runs, mirror):
     config = tiny_config(mirror)
     config["stratifiers"]["sois"] = {}
-    jobs = planned_jobs(snakemake(finished_runs[0], config, "-n", "--cores", "1"))
+    jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
     assert jobs.get("make_folds") == 2 * 2 and jobs.get("evaluate") == 2 * 2  # sois: datasets × repeats
     assert "parse_mulan" not in jobs
 
@@ -175,5 +121,48 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
 def test_max_labels_restricts_a_classifier_to_small_label_sets(tmp_path, mirror):
     config = tiny_config(mirror)
     config["classifiers"]["clr"] = {"max_labels": 5}  # toy has 5 labels, emotions 6
-    jobs = planned_jobs(snakemake(tmp_path, config, "-n", "--cores", "1"))
+    jobs = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
     assert jobs.get("evaluate") == 2 * 2 * 2 + 1 * 2 * 2  # br everywhere, clr on toy only
+
+
+def test_study_statistics_and_paper_tables(finished_study):
+    from stratbench.stats import critical_difference
+
+    tables = finished_study / "results" / "tiny" / "tables"
+    tests = pd.read_csv(tables / "friedman_nemenyi.csv")
+    assert set(tests["measure"]) == {"hamming_loss", "subset_accuracy", "coverage", "ranking_loss",
+                                     "mean_average_precision", "micro_auc"}
+    assert set(tests["group"]) == {"all"} and (tests["methods"] == 2).all()
+    full = tests[tests["datasets"] == 2]
+    assert len(full) >= 5 and np.allclose(full["critical_difference"], critical_difference(2, 2))
+    pairs = pd.read_csv(tables / "nemenyi_pairwise.csv")
+    assert len(pairs) == len(tests) and set(pairs["stratifier_a"]) | set(pairs["stratifier_b"]) == {"iterative", "random"}
+    fq = pd.read_csv(tables / "fold_quality_ranks.csv")
+    assert set(fq["measure"]) >= {"ED", "LD", "FLZ", "rLD", "DCP"} and fq["average_rank"].between(1, 2).all()
+
+    paper = tables / "paper"
+    cv = (paper / "cv_estimates_br.md").read_text()
+    assert "| emotions | Hamming loss |" in cv and "avg. rank of std, all" in cv and "**" in cv
+    assert "Sechidis et al. 2011, Table 2" in (tables / "fold_quality_papers.md").read_text()
+    tex = (paper / "tables.tex").read_text()
+    assert tex.count(r"\input{") == 7 and r"\usepackage{booktabs}" in tex
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed: the LaTeX is checked by test_paper_tables' parser only")
+    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-output-directory",
+                             str(finished_study), "tables.tex"], cwd=paper, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert (finished_study / "tables.pdf").stat().st_size > 10_000
+
+
+def test_study_reproduction_report(finished_study):
+    report = pd.read_csv(finished_study / "results" / "tiny" / "report" / "reproduction.csv")
+    table1 = report[report["table"] == "Table 1"]
+    assert set(table1["dataset"]) == {"emotions"} and len(table1) == 10 and table1["agrees"].all()
+    # 3-fold CV here: no Table 2 row (the paper's are 10-fold); BR on emotions with random and iterative
+    assert "Table 2" not in set(report["table"])
+    table4 = report[report["table"] == "Table 4 (BR)"]
+    assert set(table4["stratifier"]) == {"random", "iterative"} and set(table4["dataset"]) == {"emotions"}
+    assert len(table4) == 11  # the published cells of emotions (BR subset accuracy of random is missing)
+    assert np.allclose(table4["difference"], table4["ours"] - table4["published"])
+    md = (finished_study / "results" / "tiny" / "report" / "reproduction.md").read_text()
+    assert "## Summary" in md and "- Table 1: 10 of 10 cells agree" in md

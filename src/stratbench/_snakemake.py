@@ -16,6 +16,24 @@ def log_to(path: str) -> None:
                         force=True)
 
 
+def use_import_paths(paths) -> None:
+    """Put the config's ``import_paths`` (folders with a user's own methods) first on ``sys.path``."""
+    for path in reversed(list(paths or [])):
+        resolved = str(Path(path).resolve())
+        if resolved not in sys.path:
+            sys.path.insert(0, resolved)
+
+
+def setup(smk) -> None:
+    """Start of every script: log to the rule's log file; make the user's method modules importable;
+    draw figures off screen."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    log_to(smk.log[0])
+    use_import_paths(smk.config.get("import_paths"))
+
+
 def build(registry_module, name: str, spec: dict, **fixed):
     """Instantiate a method from its config entry: ``class`` (default ``name``) and ``params``."""
     params = {**spec.get("params", {}), **fixed}

@@ -128,6 +128,9 @@ MEASURES = {
 }
 
 
+RANKED_MEASURES = ["ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share"]  # lower is better
+
+
 def fold_quality(Y, folds: np.ndarray, n_splits: int, pairs: bool = True) -> dict[str, float]:
     """Every fold-quality measure of one fold assignment, by name (``pairs``: the second-order ones too)."""
     Y = as_label_matrix(Y)

@@ -1,9 +1,9 @@
-"""Aggregation of the tidy result rows into paper tables (CSV and Markdown).
+"""Aggregation of the tidy result rows into summaries (CSV and Markdown).
 
 Per (dataset, stratifier, classifier, measure): the mean and std over the k folds of each repeat
 (std with ddof=0, as MULAN's ``MultipleEvaluation``; a NaN fold makes both NaN, as in Sechidis
-2011 Table 4), then averaged over repeats. Average ranks of the std (rank 1 = lowest, ties
-averaged) over the datasets where no stratifier's std is NaN (ALGORITHMS.md §9).
+2011 Table 4), then averaged over repeats. Ranks and tests: :mod:`stratbench.stats`; the tables laid
+out as the papers print them (CSV, Markdown, LaTeX): :mod:`stratbench.paper_tables`.
 """
 
 from __future__ import annotations
@@ -48,29 +48,6 @@ def summarise_fold_quality(quality: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def average_ranks(summary: pd.DataFrame, value: str = "std", groups: dict | None = None,
-                  ascending: bool = True) -> pd.DataFrame:
-    """Average rank of ``value`` per classifier × group × measure × stratifier.
-
-    Each dataset is a block: the stratifiers are ranked by ``value`` (rank 1 = smallest when
-    ``ascending``), ties get the average rank. Blocks where any stratifier's value is NaN are dropped
-    for that measure. ``groups`` maps a group name to a list of datasets (default: one group "all").
-    """
-    groups = groups or {"all": sorted(summary["dataset"].unique())}
-    rows = []
-    for (classifier, measure), part in summary.groupby(["classifier", "measure"], sort=True):
-        table = part.pivot(index="dataset", columns="stratifier", values=value)
-        for group, members in groups.items():
-            block = table.loc[table.index.isin(members)].dropna(how="any")
-            if block.empty:
-                continue
-            ranks = block.rank(axis=1, method="average", ascending=ascending).mean(axis=0)
-            for stratifier, rank in ranks.items():
-                rows.append(dict(classifier=classifier, group=group, measure=measure,
-                                 stratifier=stratifier, average_rank=float(rank), datasets=len(block)))
-    return pd.DataFrame(rows, columns=["classifier", "group", "measure", "stratifier", "average_rank", "datasets"])
-
-
 def _fmt(mean: float, std: float, digits: int = 4) -> str:
     if np.isnan(mean):
         return "NaN"
@@ -111,40 +88,6 @@ def runtime_markdown(rows: pd.DataFrame) -> str:
     agg["cell"] = [f"{m:.4g} ± {0.0 if np.isnan(s) else s:.2g}" for m, s in zip(agg["mean"], agg["std"])]
     wide = agg.pivot(index="dataset", columns="stratifier", values="cell").reset_index()
     return f"## Stratifier wall time (s): mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"
-
-
-PAPER_FOLD_QUALITY = {
-    "Sechidis et al. 2011, Table 2": ["ED", "LD", "FZ", "FLZ"],
-    "Szymański & Kajdanowicz 2017, Table 1 (share of label pairs without positive evidence)":
-        ["pair_zero_share", "LPD", "FLPZ"],
-    "Tiittanen et al. 2021, Table 2": ["ED", "LD", "DCP", "rLD", "seconds"],
-}
-
-
-def paper_fold_quality_markdown(summary: pd.DataFrame, runtime: pd.DataFrame | None = None) -> str:
-    """The fold-quality tables of the three papers: rows dataset × stratifier, mean ± std over repeats.
-
-    The pair-zero share is shown as the papers show it: mean over folds ± std over folds (both
-    averaged over repeats). ``seconds`` is the stratifier's wall time from the runtime table.
-    """
-    summary = summary.copy()
-    if runtime is not None and not runtime.empty:
-        rt = runtime.groupby(["dataset", "stratifier"], sort=True)["seconds"].agg(mean=_mean, std=_std).reset_index()
-        summary = pd.concat([summary, rt.assign(measure="seconds")], ignore_index=True)
-    wide_mean = summary.pivot_table(index=["dataset", "stratifier"], columns="measure", values="mean", sort=True)
-    wide_std = summary.pivot_table(index=["dataset", "stratifier"], columns="measure", values="std", sort=True)
-    parts = []
-    for title, measures in PAPER_FOLD_QUALITY.items():
-        present = [m for m in measures if m in wide_mean.columns]
-        if not present:
-            continue
-        table = pd.DataFrame(index=wide_mean.index)
-        for m in present:
-            std = wide_mean["pair_zero_share_std"] if m == "pair_zero_share" and "pair_zero_share_std" in wide_mean else wide_std[m]
-            label = "pair_zero_share (mean ± std over folds)" if m == "pair_zero_share" else m
-            table[label] = [f"{a:.4g} ± {b:.2g}" for a, b in zip(wide_mean[m], std)]
-        parts.append(f"## {title}\n\n{table.reset_index().to_markdown(index=False)}\n")
-    return "\n".join(parts)
 
 
 def network_markdown(summary: pd.DataFrame) -> str:

@@ -14,13 +14,16 @@ rule gather_scores:
 rule summarise_scores:
     input:
         scores=f"{RESULTS}/tables/scores.csv",
-        code=code("tables.py"),
+        code=code("tables.py", "stats.py"),
     output:
         summary=f"{RESULTS}/tables/summary.csv",
         md=f"{RESULTS}/tables/summary.md",
         ranks=f"{RESULTS}/tables/average_ranks.csv",
+        tests=f"{RESULTS}/tables/friedman_nemenyi.csv",
+        pairs=f"{RESULTS}/tables/nemenyi_pairwise.csv",
     params:
-        groups=config.get("dataset_groups"),
+        groups=GROUPS,
+        alpha=ALPHA,
     conda:
         ENV
     log:
@@ -29,16 +32,29 @@ rule summarise_scores:
         "../scripts/summarise_scores.py"
 
 
-rule plot_std_by_stratifier:
+rule paper_tables:
     input:
-        summary=f"{RESULTS}/tables/summary.csv",
-        code=code("figures.py"),
+        unpack(paper_table_inputs),
     output:
-        png=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.png",
-        pdf=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.pdf",
+        document=f"{RESULTS}/tables/paper/tables.tex",
+        markdown=f"{RESULTS}/tables/paper_tables.md",
+        fold_quality_papers=f"{RESULTS}/tables/fold_quality_papers.md",
+        tables=paper_table_files(),
+        html=[
+            report(
+                f"{RESULTS}/tables/paper/{name}.html",
+                caption="../report/paper_table.rst",
+                category="Tables",
+                labels={"table": name},
+            )
+            for name in PAPER_TABLES
+        ],
+    params:
+        names=PAPER_TABLES,
+        study=STUDY,
     conda:
         ENV
     log:
-        f"logs/{STUDY}/plot_std_by_stratifier/{{classifier}}.log",
+        f"logs/{STUDY}/paper_tables.log",
     script:
-        "../scripts/plot_std_by_stratifier.py"
+        "../scripts/paper_tables.py"

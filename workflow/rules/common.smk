@@ -6,8 +6,10 @@ from pathlib import Path
 from snakemake.utils import validate
 
 from stratbench import StratbenchError, classifiers, stratifiers
+from stratbench._snakemake import use_import_paths
 from stratbench.datasets import registry
 from stratbench.seeds import split_seed
+from stratbench.stats import with_all_group
 
 
 validate(config, "../schemas/config.schema.yaml")
@@ -23,6 +25,11 @@ STRATIFIERS = config["stratifiers"]
 CLASSIFIERS = config.get("classifiers") or {}
 FOREST = config.get("forest", {})
 DATA = config.get("data", {})
+GROUPS = with_all_group(DATASETS, config.get("dataset_groups"))  # for ranks and tests; "all" always
+ALPHA = config.get("alpha", 0.05)
+REPRODUCES = config.get("reproduces")
+
+use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
 
 
 GENERATED = ("synthetic", "random_labels")  # dataset kinds made locally
@@ -72,6 +79,7 @@ wildcard_constraints:
     classifier=_alternatives(CLASSIFIERS),
     repeat=r"\d+",
     mulan=_alternatives(MULAN_USED),
+    subject=_alternatives([*CLASSIFIERS, "fold_quality"]),
 
 
 ENV = "../envs/stratbench.yaml"  # used with --sdm conda; by default jobs run in the current environment
@@ -128,8 +136,53 @@ def dataset_file(dataset):
     return f"resources/mulan/{m}.npz" if m else f"{RESULTS}/datasets/{dataset}.npz"
 
 
-def fold_files(dataset="{dataset}", stratifier="{stratifier}"):
-    return expand(f"{RESULTS}/folds/{dataset}/{stratifier}/rep{{repeat}}.npz", repeat=REPEATS)
+PAPER_TABLES = ["sechidis2011_table1", "sechidis2011_table2", "szymanski2017_table1", "tiittanen2021_table2",
+                "fold_quality_ranks"]
+if CLASSIFIERS:
+    PAPER_TABLES += [f"cv_estimates_{c}" for c in CLASSIFIERS if classifier_datasets(c)] + ["friedman_nemenyi"]
+
+
+def paper_table_files():
+    return expand(f"{RESULTS}/tables/paper/{{name}}.{{ext}}", name=PAPER_TABLES, ext=["csv", "md", "tex"])
+
+
+def figures(*stems):
+    return expand(f"{RESULTS}/figures/{{stem}}.{{ext}}", stem=stems, ext=["png", "pdf"])
+
+
+def paper_table_inputs(wildcards):
+    """The tables the paper tables are made from (the score tables only in a study with classifiers)."""
+    tables = f"{RESULTS}/tables"
+    inputs = dict(
+        statistics=f"{tables}/dataset_statistics.csv",
+        fold_quality=f"{tables}/fold_quality_summary.csv",
+        runtime=f"{tables}/stratifier_runtime.csv",
+        fold_quality_ranks=f"{tables}/fold_quality_ranks.csv",
+        fold_quality_tests=f"{tables}/fold_quality_friedman_nemenyi.csv",
+        code=code("paper_tables.py"),
+    )
+    if CLASSIFIERS:
+        inputs.update(summary=f"{tables}/summary.csv", ranks=f"{tables}/average_ranks.csv",
+                      score_tests=f"{tables}/friedman_nemenyi.csv")
+    return inputs
+
+
+def rank_inputs(wildcards):
+    """Ranks and tests of a classifier's std (or of the fold-quality measures)."""
+    tables = f"{RESULTS}/tables"
+    if wildcards.subject == "fold_quality":
+        return dict(ranks=f"{tables}/fold_quality_ranks.csv", tests=f"{tables}/fold_quality_friedman_nemenyi.csv")
+    return dict(ranks=f"{tables}/average_ranks.csv", tests=f"{tables}/friedman_nemenyi.csv")
+
+
+def reproduction_inputs(wildcards):
+    """Our tables that the reproduction report compares with the published ones."""
+    tables = f"{RESULTS}/tables"
+    inputs = dict(statistics=f"{tables}/dataset_statistics.csv", fold_quality=f"{tables}/fold_quality_summary.csv",
+                  code=code("reproduction.py"))
+    if CLASSIFIERS:
+        inputs.update(summary=f"{tables}/summary.csv", ranks=f"{tables}/average_ranks.csv")
+    return inputs
 
 
 def all_outputs():
@@ -140,15 +193,26 @@ def all_outputs():
         f"{tables}/fold_quality_summary.md",
         f"{tables}/stratifier_runtime.csv",
         f"{tables}/fold_quality_papers.md",
+        f"{tables}/fold_quality_ranks.csv",
+        f"{tables}/paper_tables.md",
+        f"{tables}/paper/tables.tex",
+        *paper_table_files(),
+        *figures("rank_bars_fold_quality", "critical_difference_fold_quality", "stratifier_runtime",
+                 *(f"label_shares_{d}" for d in DATASETS)),
     ]
     if config.get("network_stability", False):
         outputs.append(f"{tables}/network_stability_summary.md")
+    if REPRODUCES:
+        outputs.append(f"{RESULTS}/report/reproduction.md")
     if not CLASSIFIERS:  # a fold-quality-only study
         return outputs
+    evaluated = [c for c in CLASSIFIERS if classifier_datasets(c)]
     return outputs + [
         f"{tables}/scores.csv",
         f"{tables}/summary.csv",
         f"{tables}/summary.md",
         f"{tables}/average_ranks.csv",
-        *expand(f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.{{ext}}", classifier=CLASSIFIERS, ext=["png", "pdf"]),
+        f"{tables}/friedman_nemenyi.csv",
+        *figures(*(f"{kind}_{c}" for c in evaluated
+                   for kind in ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference"))),
     ]

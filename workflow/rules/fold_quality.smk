@@ -29,16 +29,20 @@ rule gather_fold_quality:
         "../scripts/gather_fold_quality.py"
 
 
-rule paper_fold_quality_tables:
+rule compare_fold_quality:
     input:
         summary=f"{RESULTS}/tables/fold_quality_summary.csv",
-        runtime=f"{RESULTS}/tables/stratifier_runtime.csv",
-        code=code("tables.py"),
+        code=code("stats.py", "fold_quality.py"),
     output:
-        f"{RESULTS}/tables/fold_quality_papers.md",
+        ranks=f"{RESULTS}/tables/fold_quality_ranks.csv",
+        tests=f"{RESULTS}/tables/fold_quality_friedman_nemenyi.csv",
+        pairs=f"{RESULTS}/tables/fold_quality_nemenyi_pairwise.csv",
+    params:
+        groups=GROUPS,
+        alpha=ALPHA,
     conda:
         ENV
     log:
-        f"logs/{STUDY}/paper_fold_quality_tables.log",
+        f"logs/{STUDY}/compare_fold_quality.log",
     script:
-        "../scripts/paper_fold_quality_tables.py"
+        "../scripts/compare_fold_quality.py"

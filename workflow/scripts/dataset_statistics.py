@@ -1,7 +1,7 @@
 """Table 1 statistics (Sechidis et al. 2011) of every dataset of the study."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 from stratbench.datasets import dataset_statistics, load_dataset  # noqa: E402
 from stratbench.datasets.statistics import statistics_table  # noqa: E402

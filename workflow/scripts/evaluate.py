@@ -1,7 +1,7 @@
 """Train and test one classifier on the k folds of one (dataset, stratifier, repeat)."""
-from stratbench._snakemake import build, log_to
+from stratbench._snakemake import build, setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import numpy as np  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Fetch one pinned MULAN file (mirror or upstream), sha256-checked, atomically."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 from pathlib import Path  # noqa: E402
 

@@ -1,7 +1,7 @@
 """ED, LD, FZ, FLZ of one fold assignment, as tidy rows."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402

@@ -1,7 +1,7 @@
 """Gather the fold-quality rows of the study and summarise them over repeats."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import pandas as pd  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Gather the network-stability rows and summarise them per dataset × stratifier."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import pandas as pd  # noqa: E402
 

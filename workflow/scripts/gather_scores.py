@@ -1,7 +1,7 @@
 """Gather every evaluation job's rows into the study's tidy scores table."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import pandas as pd  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Generate a dataset defined in the config: the synthetic generator of Read et al. 2012, or a
 sparse random label matrix for scale tests."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 from stratbench.datasets import generate_synthetic, save_dataset  # noqa: E402
 from stratbench.datasets.random_labels import generate as generate_random_labels  # noqa: E402

@@ -1,8 +1,8 @@
 """Split one dataset with one stratifier for one repeat; write the fold id of every example and
 the stratifier's wall time (measured after a warm-up call, so JIT compilation is not counted)."""
-from stratbench._snakemake import build, log_to
+from stratbench._snakemake import build, setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import time  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Network stability of one fold assignment (Szymański & Kajdanowicz 2017 §5.2), as tidy rows."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import numpy as np  # noqa: E402
 

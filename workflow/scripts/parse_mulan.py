@@ -1,7 +1,7 @@
 """Parse a MULAN dataset's ARFF + XML files into the binary cache."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 from pathlib import Path  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Figure: std over folds of every measure, per stratifier and dataset, for one classifier."""
-from stratbench._snakemake import log_to
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import pandas as pd  # noqa: E402
 

@@ -1,15 +1,20 @@
-"""Mean ± std per dataset × stratifier × classifier × measure, and average ranks of the std."""
-from stratbench._snakemake import log_to
+"""Mean ± std per dataset × stratifier × classifier × measure; average ranks of the std, Friedman and
+Nemenyi tests per classifier × dataset group × measure."""
+from stratbench._snakemake import setup
 
-log_to(snakemake.log[0])
+setup(snakemake)
 
 import pandas as pd  # noqa: E402
 
 from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.tables import average_ranks, summarise_scores, summary_markdown  # noqa: E402
+from stratbench.stats import compare  # noqa: E402
+from stratbench.tables import summarise_scores, summary_markdown  # noqa: E402
 
 summary = summarise_scores(pd.read_csv(snakemake.input.scores))
-ranks = average_ranks(summary, "std", groups=snakemake.params.groups)
+ranks, tests, pairs = compare(summary, "std", ["classifier", "measure"], snakemake.params.groups,
+                              ascending=True, alpha=snakemake.params.alpha)
 write_csv(snakemake.output.summary, summary)
 write_csv(snakemake.output.ranks, ranks)
+write_csv(snakemake.output.tests, tests)
+write_csv(snakemake.output.pairs, pairs)
 write_text(snakemake.output.md, summary_markdown(summary, ranks))

@@ -1,0 +1,232 @@
+"""Reproduction report: a study's numbers beside the published ones, cell by cell.
+
+The published tables ship with the package (``stratbench/data/published``, sources in its README).
+For each table the report gives our value, the published one, the difference and whether they
+agree, with a criterion per kind of cell:
+
+- Table 1 (dataset statistics): counts equal; ratios equal to the printed two decimals; averages
+  within ±1 (the paper rounds them).
+- Table 2 (fold quality, one split in the paper): |ours − published| ≤ the std of ours over the
+  repeats plus half a unit of the published number's last printed digit.
+- Tables 4–5 (mean ± std over folds): our mean lies within the published std of the published mean;
+  NaN agrees with NaN only.
+- Average ranks of the std: equal to the printed one decimal (|difference| ≤ 0.05).
+
+Names are mapped to the paper's (``labelset`` → ``labelsets``, ``tmc2007-500`` → ``tmc2007``,
+``br`` → ``BR``). Only stratifiers whose config key is the registered name of a published method
+are compared (``iterative``, not ``iterative_mulan: {class: iterative, …}``).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+COLUMNS = ["table", "classifier", "group", "dataset", "stratifier", "measure", "ours", "ours_std", "published",
+           "published_std", "difference", "agrees", "note"]
+
+PAPERS = {
+    "sechidis2011": {
+        "citation": "K. Sechidis, G. Tsoumakas, I. Vlahavas. On the Stratification of Multi-label Data. "
+                    "ECML PKDD 2011, LNCS 6913, pp. 145–158.",
+        "stratifiers": {"random": "random", "labelset": "labelsets", "iterative": "iterative"},
+        "datasets": {"tmc2007-500": "tmc2007"},
+    },
+}
+
+
+CRITERIA = {
+    "Table 1": "counts equal, labelsets/examples to the printed 2 decimals, averages within ±1",
+    "Table 2": "within our std over repeats plus half the published last digit",
+    "Table 4": "our mean within the published mean ± std; NaN only with NaN",
+    "Table 5": "our mean within the published mean ± std; NaN only with NaN",
+    "Average ranks of the std": "equal to the printed decimal (±0.05)",
+}
+
+
+def _read(name: str, dtype=None) -> pd.DataFrame:
+    text = resources.files("stratbench").joinpath(f"data/published/{name}").read_text(encoding="utf-8")
+    return pd.read_csv(io.StringIO(text), dtype=dtype)
+
+
+def published(paper: str) -> dict[str, pd.DataFrame]:
+    """The published tables of ``paper`` (only ``sechidis2011`` ships today)."""
+    if paper not in PAPERS:
+        raise KeyError(f"no published tables for {paper!r}; known: {', '.join(PAPERS)}")
+    return {
+        "table1": _read("sechidis2011_table1_datasets.csv"),
+        "table2": _read("sechidis2011_table2_fold_statistics.csv", dtype={m: str for m in ("ED", "LD", "FZ", "FLZ")}),
+        "tables4_5": _read("sechidis2011_tables4_5_cv_estimates.csv"),
+        "ranks": _read("sechidis2011_average_ranks_of_std.csv"),
+    }
+
+
+def _half_unit(printed: str) -> float:
+    """Half a unit of the last printed digit: '0.0267' → 0.00005, '788' → 0.5."""
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    return 0.5 * 10.0**-decimals
+
+
+def _rows(**columns) -> pd.DataFrame:
+    frame = pd.DataFrame(columns)
+    for c in COLUMNS:
+        if c not in frame:
+            frame[c] = np.nan if c not in ("table", "classifier", "group", "dataset", "stratifier", "measure", "note") else ""
+    return frame[COLUMNS]
+
+
+def compare_datasets(stats: pd.DataFrame, table1: pd.DataFrame, dataset_names: dict) -> pd.DataFrame:
+    """Table 1: every column of every dataset both have."""
+    ours = stats.assign(dataset=stats["dataset"].map(lambda d: dataset_names.get(d, d))).set_index("dataset")
+    pub = table1.set_index("dataset")
+    out = []
+    for dataset in [d for d in ours.index if d in pub.index]:
+        for column in [c for c in pub.columns if c in ours.columns]:
+            a, b = float(ours.loc[dataset, column]), float(pub.loc[dataset, column])
+            if column.endswith("_avg"):
+                agrees, note = abs(a - b) <= 1.0 + 1e-9, "printed rounded: ±1"
+            elif column == "labelsets_per_example":
+                agrees, note = abs(a - b) <= 0.005 + 1e-9, "printed to 2 decimals"
+            else:
+                agrees, note = a == b, "equal"
+            out.append(dict(dataset=dataset, measure=column, ours=a, published=b, agrees=agrees, note=note))
+    return _rows(table="Table 1", **pd.DataFrame(out, columns=["dataset", "measure", "ours", "published", "agrees", "note"]))
+
+
+def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_splits: int, stratifier_names: dict,
+                         dataset_names: dict) -> pd.DataFrame:
+    """Table 2: ED, LD, FZ, FLZ of the k-fold rows when the study uses the paper's k."""
+    pub = table2[(table2["protocol"] == f"{n_splits}-fold CV")]
+    ours = fold_quality[fold_quality["stratifier"].isin(stratifier_names)]
+    ours = ours.assign(dataset=ours["dataset"].map(lambda d: dataset_names.get(d, d)),
+                       stratifier=ours["stratifier"].map(stratifier_names)).set_index(["dataset", "stratifier", "measure"])
+    out = []
+    for _, row in pub.iterrows():
+        for measure in ("ED", "LD", "FZ", "FLZ"):
+            key = (row["dataset"], row["stratification"], measure)
+            if key not in ours.index or pd.isna(row[measure]):
+                continue
+            a, s, b = float(ours.loc[key, "mean"]), float(ours.loc[key, "std"]), float(row[measure])
+            tolerance = (0.0 if np.isnan(s) else s) + _half_unit(row[measure])
+            out.append(dict(dataset=key[0], stratifier=key[1], measure=measure, ours=a, ours_std=s, published=b,
+                            agrees=abs(a - b) <= tolerance + 1e-12, note="within our std over repeats"))
+    return _rows(table="Table 2", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
+                                                                "published", "agrees", "note"]))
+
+
+def compare_cv_estimates(summary: pd.DataFrame, tables4_5: pd.DataFrame, stratifier_names: dict,
+                         dataset_names: dict) -> pd.DataFrame:
+    """Tables 4 (BR) and 5 (CLR): our mean within the published mean ± published std."""
+    ours = summary[summary["stratifier"].isin(stratifier_names)]
+    ours = ours.assign(dataset=ours["dataset"].map(lambda d: dataset_names.get(d, d)),
+                       stratifier=ours["stratifier"].map(stratifier_names),
+                       classifier=ours["classifier"].str.upper()).set_index(["classifier", "dataset", "stratifier", "measure"])
+    out = []
+    for _, row in tables4_5.iterrows():
+        key = (row["classifier"], row["dataset"], row["stratification"], row["measure"])
+        if key not in ours.index:
+            continue
+        a, s = float(ours.loc[key, "mean"]), float(ours.loc[key, "std"])
+        b, t = float(row["mean"]), float(row["std"])
+        if np.isnan(b) or np.isnan(a):
+            agrees, note = bool(np.isnan(a) and np.isnan(b)), "NaN in both" if np.isnan(a) and np.isnan(b) else "NaN in one"
+        else:
+            agrees, note = abs(a - b) <= t + 1e-12, "within the published std"
+        out.append(dict(table=f"Table {row['table']} ({row['classifier']})", classifier=row["classifier"], dataset=key[1],
+                        stratifier=key[2], measure=key[3], ours=a, ours_std=s, published=b, published_std=t,
+                        agrees=agrees, note=note))
+    frame = pd.DataFrame(out, columns=["table", "classifier", "dataset", "stratifier", "measure", "ours", "ours_std",
+                                       "published", "published_std", "agrees", "note"])
+    return _rows(**frame)
+
+
+def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier_names: dict) -> pd.DataFrame:
+    """Average ranks of the std per classifier × group × measure: equal to the printed decimal."""
+    ours = ranks[ranks["stratifier"].isin(stratifier_names)]
+    ours = ours.assign(stratifier=ours["stratifier"].map(stratifier_names), classifier=ours["classifier"].str.upper())
+    ours = ours.set_index(["classifier", "group", "measure", "stratifier"])
+    out = []
+    for _, row in published_ranks.iterrows():
+        key = (row["classifier"], row["group"], row["measure"], row["stratification"])
+        if key not in ours.index:
+            continue
+        a, b = float(ours.loc[key, "average_rank"]), float(row["average_rank"])
+        out.append(dict(classifier=key[0], group=key[1], measure=key[2], stratifier=key[3], ours=a, published=b,
+                        agrees=abs(a - b) <= 0.05 + 1e-9, note=f"printed to 1 decimal; N={int(ours.loc[key, 'datasets'])} here"))
+    frame = pd.DataFrame(out, columns=["classifier", "group", "measure", "stratifier", "ours", "published", "agrees", "note"])
+    return _rows(table="Average ranks of the std", **frame)
+
+
+def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_splits: int,
+                 stratifiers: list[str], summary: pd.DataFrame | None = None,
+                 ranks: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every comparable cell of ``paper``'s tables: ours, published, difference, agreement."""
+    spec, pub = PAPERS[paper], published(paper)
+    names = {s: spec["stratifiers"][s] for s in stratifiers if s in spec["stratifiers"]}
+    parts = [compare_datasets(stats, pub["table1"], spec["datasets"]),
+             compare_fold_quality(fold_quality, pub["table2"], n_splits, names, spec["datasets"])]
+    if summary is not None and not summary.empty:
+        parts.append(compare_cv_estimates(summary, pub["tables4_5"], names, spec["datasets"]))
+    if ranks is not None and not ranks.empty:
+        parts.append(compare_ranks(ranks, pub["ranks"], names))
+    out = pd.concat([p for p in parts if not p.empty], ignore_index=True) if any(not p.empty for p in parts) \
+        else _rows(table=[])
+    out["difference"] = out["ours"] - out["published"]
+    out["agrees"] = out["agrees"].astype(bool)
+    return out
+
+
+def summary_lines(report: pd.DataFrame) -> list[str]:
+    """One line per table: how many comparable cells agree."""
+    lines = []
+    for table, part in report.groupby("table", sort=False):
+        outside = int((~part["agrees"]).sum())
+        criterion = next((c for prefix, c in CRITERIA.items() if table.startswith(prefix)), "")
+        lines.append(f"{table}: {len(part) - outside} of {len(part)} cells agree ({criterion}); {outside} do not.")
+    return lines
+
+
+def _fmt(x) -> str:
+    return "" if pd.isna(x) else f"{x:.4g}"
+
+
+def reproduction_markdown(report: pd.DataFrame, paper: str, study: str) -> str:
+    """The report as Markdown: the citation, a summary line per table, the cells that disagree, and
+    every table side by side."""
+    lines = [f"# Reproduction of {paper} by the study `{study}`", "", PAPERS[paper]["citation"], "",
+             "## Summary", ""]
+    lines += [f"- {line}" for line in summary_lines(report)] or ["- nothing comparable (no shared datasets or methods)"]
+    for title, part in (("Cells that do not agree", report[~report["agrees"]]), ("Every compared cell", report)):
+        lines += ["", f"## {title}", ""]
+        if part.empty:
+            lines.append("none")
+            continue
+        shown = part.assign(**{c: part[c].map(_fmt) for c in ("ours", "ours_std", "published", "published_std",
+                                                               "difference")})
+        shown = shown.assign(agrees=shown["agrees"].map({True: "yes", False: "**no**"}))
+        keep = [c for c in COLUMNS if c == "agrees" or shown[c].astype(str).str.len().gt(0).any()]
+        lines.append(shown[keep].to_markdown(index=False))
+    return "\n".join(lines) + "\n"
+
+
+def reproduction_html(report: pd.DataFrame, paper: str, study: str) -> str:
+    """The report as a self-contained HTML page (for the Snakemake report)."""
+    from stratbench.paper_tables import html_document
+
+    def table(part):
+        if part.empty:
+            return "<p>none</p>"
+        shown = part.assign(**{c: part[c].map(_fmt) for c in ("ours", "ours_std", "published", "published_std",
+                                                               "difference")})
+        return shown.to_html(index=False, na_rep="", escape=True, border=0)
+
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in summary_lines(report)) or "<li>nothing comparable</li>"
+    body = (f"<h1>Reproduction of {html.escape(paper)} by the study {html.escape(study)}</h1>"
+            f"<p>{html.escape(PAPERS[paper]['citation'])}</p><h2>Summary</h2><ul>{items}</ul>"
+            f"<h2>Cells that do not agree</h2>{table(report[~report['agrees']])}"
+            f"<h2>Every compared cell</h2>{table(report)}")
+    return html_document(f"Reproduction of {paper}", body)

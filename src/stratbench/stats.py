@@ -1,0 +1,151 @@
+"""Comparing stratifiers over datasets: average ranks, Friedman and Nemenyi (Demšar, JMLR 7, 2006;
+ALGORITHMS.md §9).
+
+A comparison is a table of blocks (datasets, rows) × methods (stratifiers, columns) holding one
+value per cell, e.g. the std over folds of an evaluation measure. Within each block the methods are
+ranked, rank 1 = the smallest value when ``ascending`` (a std, a fold-quality measure), ties
+averaged. Blocks with a NaN in any method are dropped (listwise deletion: this reproduces the
+published ranks of Sechidis et al. 2011 from their Table 4).
+
+- Friedman: χ²_F = 12N/(k(k+1)) · [Σ_j R_j² − k(k+1)²/4] with k − 1 df (no tie correction, as Demšar
+  writes it); Iman–Davenport F_F = (N−1)χ²_F / (N(k−1) − χ²_F) with (k−1, (k−1)(N−1)) df.
+- Nemenyi: CD = q_α √(k(k+1)/(6N)), q_α = studentized range quantile(1−α; k, ∞)/√2; the pairwise
+  p-value of methods i, j is P(studentized range > |R_i − R_j|·√2 / √(k(k+1)/(6N))).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+RANK_COLUMNS = ["group", "stratifier", "average_rank", "datasets"]
+TEST_COLUMNS = ["group", "datasets", "methods", "chi2", "chi2_p", "iman_davenport_F", "F_df1", "F_df2", "F_p",
+                "alpha", "q_alpha", "critical_difference"]
+PAIR_COLUMNS = ["group", "stratifier_a", "stratifier_b", "rank_difference", "p_value", "significant"]
+
+
+def block_ranks(table: pd.DataFrame, ascending: bool = True) -> pd.DataFrame:
+    """Rank the methods (columns) within each block (row); 1 = smallest if ``ascending``; ties averaged."""
+    return table.rank(axis=1, method="average", ascending=ascending)
+
+
+@dataclass(frozen=True)
+class Friedman:
+    """Friedman's test over N blocks and k methods, with the Iman–Davenport correction."""
+
+    n_blocks: int
+    n_methods: int
+    average_ranks: pd.Series
+    chi2: float
+    chi2_p: float
+    f: float
+    f_df: tuple[int, int]
+    f_p: float
+
+
+def friedman_from_ranks(average_ranks: pd.Series, n_blocks: int) -> Friedman:
+    """Friedman's χ²_F and Iman–Davenport's F_F from the average ranks of k methods over N blocks."""
+    N, k = int(n_blocks), len(average_ranks)
+    df = (k - 1, (k - 1) * (N - 1))
+    if N < 2 or k < 2:
+        return Friedman(N, k, average_ranks, np.nan, np.nan, np.nan, df, np.nan)
+    chi2 = 12.0 * N / (k * (k + 1)) * (float(np.sum(average_ranks.to_numpy() ** 2)) - k * (k + 1) ** 2 / 4.0)
+    chi2 = max(chi2, 0.0)  # rounding can leave −1e−15 when the methods tie in every block
+    denominator = N * (k - 1) - chi2
+    f = (N - 1) * chi2 / denominator if denominator > 1e-12 else np.inf  # inf: every block ranks alike
+    return Friedman(N, k, average_ranks, chi2, float(stats.chi2.sf(chi2, k - 1)), f, df,
+                    float(stats.f.sf(f, *df)) if np.isfinite(f) else 0.0)
+
+
+def friedman(table: pd.DataFrame, ascending: bool = True) -> Friedman:
+    """Friedman's test on the complete blocks (rows without NaN) of a blocks × methods ``table``."""
+    complete = table.dropna(how="any")
+    ranks = block_ranks(complete, ascending).mean(axis=0) if len(complete) else pd.Series(np.nan, index=table.columns)
+    return friedman_from_ranks(ranks, len(complete))
+
+
+def nemenyi_q(k: int, alpha: float = 0.05) -> float:
+    """q_α of the Nemenyi test: the studentized range quantile (1 − α; k, ∞) divided by √2."""
+    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def critical_difference(k: int, n_blocks: int, alpha: float = 0.05) -> float:
+    """CD = q_α √(k(k+1)/(6N)): average ranks further apart than this differ at level α."""
+    if k < 2 or n_blocks < 1:
+        return np.nan
+    return nemenyi_q(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * n_blocks)))
+
+
+def nemenyi_pvalues(average_ranks: pd.Series, n_blocks: int) -> pd.DataFrame:
+    """Pairwise Nemenyi p-values (k × k, 1 on the diagonal) from average ranks over N blocks."""
+    k = len(average_ranks)
+    r = average_ranks.to_numpy(dtype=float)
+    scale = np.sqrt(k * (k + 1) / (6.0 * n_blocks))
+    statistic = np.abs(r[:, None] - r[None, :]) * np.sqrt(2.0) / scale
+    p = stats.studentized_range.sf(statistic, k, np.inf)
+    np.fill_diagonal(p, 1.0)
+    return pd.DataFrame(np.clip(p, 0.0, 1.0), index=average_ranks.index, columns=average_ranks.index)
+
+
+def with_all_group(datasets, groups: dict | None) -> dict[str, list[str]]:
+    """The config's dataset groups, plus ``all`` (every dataset) unless the config defines it."""
+    groups = dict(groups or {})
+    groups.setdefault("all", sorted(datasets))
+    return groups
+
+
+def _blocks(part: pd.DataFrame, value: str, members) -> pd.DataFrame:
+    """The datasets × stratifiers table of ``value`` for one comparison, restricted to ``members``."""
+    table = part.pivot(index="dataset", columns="stratifier", values=value)
+    return table.loc[table.index.isin(members)]
+
+
+def compare(summary: pd.DataFrame, value: str, by: list[str], groups: dict, ascending: bool = True,
+            alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Every comparison of the stratifiers in ``summary`` (one per ``by`` key × group):
+    (average ranks, Friedman/Iman–Davenport/Nemenyi tests, pairwise Nemenyi p-values) as tidy tables.
+
+    ``summary`` has columns ``dataset``, ``stratifier``, ``value`` and the ``by`` keys (e.g.
+    classifier and measure). Datasets where any stratifier's value is NaN are left out.
+    """
+    ranks, tests, pairs = [], [], []
+    for key, part in summary.groupby(by, sort=True):
+        key = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+        for group, members in groups.items():
+            blocks = _blocks(part, value, members).dropna(how="any")
+            if blocks.empty:
+                continue
+            result = friedman(blocks, ascending)
+            N, k = result.n_blocks, result.n_methods
+            for stratifier, rank in result.average_ranks.items():
+                ranks.append({**key, "group": group, "stratifier": stratifier, "average_rank": float(rank),
+                              "datasets": N})
+            cd = critical_difference(k, N, alpha)
+            tests.append({**key, "group": group, "datasets": N, "methods": k, "chi2": result.chi2,
+                          "chi2_p": result.chi2_p, "iman_davenport_F": result.f, "F_df1": result.f_df[0],
+                          "F_df2": result.f_df[1], "F_p": result.f_p, "alpha": alpha,
+                          "q_alpha": nemenyi_q(k, alpha) if k >= 2 else np.nan, "critical_difference": cd})
+            if k >= 2:
+                p = nemenyi_pvalues(result.average_ranks, N)
+                names = list(result.average_ranks.index)
+                for i, a in enumerate(names):
+                    for b in names[i + 1:]:
+                        pairs.append({**key, "group": group, "stratifier_a": a, "stratifier_b": b,
+                                      "rank_difference": abs(float(result.average_ranks[a] - result.average_ranks[b])),
+                                      "p_value": float(p.loc[a, b]), "significant": bool(p.loc[a, b] < alpha)})
+    return (pd.DataFrame(ranks, columns=[*by, *RANK_COLUMNS]), pd.DataFrame(tests, columns=[*by, *TEST_COLUMNS]),
+            pd.DataFrame(pairs, columns=[*by, *PAIR_COLUMNS]))
+
+
+def average_ranks(summary: pd.DataFrame, value: str = "std", groups: dict | None = None, ascending: bool = True,
+                  by: tuple[str, ...] = ("classifier", "measure")) -> pd.DataFrame:
+    """Average rank of ``value`` per ``by`` key × group × stratifier (rank 1 = smallest if ``ascending``).
+
+    Each dataset is a block; blocks where any stratifier's value is NaN are dropped for that
+    comparison. ``groups`` maps a group name to its datasets (default one group ``all``).
+    """
+    groups = groups or {"all": sorted(summary["dataset"].unique())}
+    return compare(summary, value, list(by), groups, ascending)[0]

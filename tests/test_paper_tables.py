@@ -1,0 +1,120 @@
+"""Paper tables: bold best / underlined lowest std, number formats, Markdown, HTML and LaTeX that compiles."""
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from stratbench.paper_tables import (Cell, count, cv_estimates_table, latex_document, latex_escape, number, pvalue,
+                                     sechidis_table2, study_tables, szymanski_table1, tiittanen_table2)
+
+
+def summary_frame():
+    rows = [("d1", "random", "br", "hamming_loss", 0.20, 0.020), ("d1", "iterative", "br", "hamming_loss", 0.18, 0.010),
+            ("d1", "random", "br", "subset_accuracy", 0.50, 0.030), ("d1", "iterative", "br", "subset_accuracy", 0.40, 0.040),
+            ("d2", "random", "br", "hamming_loss", 0.10, 0.005), ("d2", "iterative", "br", "hamming_loss", 0.10, 0.009)]
+    return pd.DataFrame(rows, columns=["dataset", "stratifier", "classifier", "measure", "mean", "std"])
+
+
+def ranks_frame():
+    return pd.DataFrame([("br", "all", "hamming_loss", "iterative", 1.5, 2), ("br", "all", "hamming_loss", "random", 1.5, 2),
+                         ("br", "all", "subset_accuracy", "iterative", 2.0, 1), ("br", "all", "subset_accuracy", "random", 1.0, 1)],
+                        columns=["classifier", "group", "measure", "stratifier", "average_rank", "datasets"])
+
+
+def test_cv_table_marks_best_mean_and_lowest_std():
+    t = cv_estimates_table(summary_frame(), ranks_frame(), "br")
+    assert t.columns == ["iterative", "random"]
+    rows = {labels: cells for block in t.blocks for labels, cells in block}
+    # Hamming loss: lower mean is better (iterative), lowest std iterative
+    assert rows[("d1", "Hamming loss")] == [Cell("0.1800 ± 0.0100", True, True), Cell("0.2000 ± 0.0200", False, False)]
+    # subset accuracy: higher is better (random bold), lowest std random
+    assert rows[("d1", "subset accuracy")] == [Cell("0.4000 ± 0.0400"), Cell("0.5000 ± 0.0300", True, True)]
+    # equal means: both bold
+    assert [c.bold for c in rows[("d2", "Hamming loss")]] == [True, True]
+    ranks = rows[("avg. rank of std, all", "Hamming loss (N=2)")]
+    assert [c.text for c in ranks] == ["1.50", "1.50"] and all(c.bold for c in ranks)
+    assert [c.bold for c in rows[("avg. rank of std, all", "subset accuracy (N=1)")]] == [False, True]
+    assert len(t.blocks) == 3  # d1, d2, then the rank rows
+
+
+def test_markdown_html_and_latex_render_the_marks():
+    t = cv_estimates_table(summary_frame(), ranks_frame(), "br")
+    md = t.markdown()
+    assert "| d1 | Hamming loss | <u>**0.1800 ± 0.0100**</u> | 0.2000 ± 0.0200 |" in md
+    html = t.html()
+    assert "<u><strong>0.1800 ± 0.0100</strong></u>" in html and 'class="block"' in html
+    tex = t.latex()
+    assert r"\underline{\textbf{0.1800 $\pm$ 0.0100}}" in tex
+    assert tex.count(r"\toprule") == 1 and tex.count(r"\bottomrule") == 1 and tex.count(r"\midrule") == 3
+    assert "\nd1 & Hamming loss &" in tex and "\n & subset accuracy &" in tex  # repeated dataset left blank
+    assert r"\begin{tabular}{llrr}" in tex
+
+
+def test_number_formats():
+    assert number(0.0267) == "0.0267" and number(2.77) == "2.77" and number(0.00052) == "0.000520"
+    assert number(788.8) == "788.80" and number(float("nan")) == "NaN" and number(0) == "0.00"
+    assert count(788.0) == "788" and count(1.2) == "1.2"
+    assert pvalue(0.0004) == "< 0.001" and pvalue(0.0494) == "0.049"
+    assert latex_escape("a_b & 5% ≤ ±") == r"a\_b \& 5\% $\leq$ $\pm$"
+
+
+def fold_quality_frame():
+    rows = []
+    for dataset, values in {"d1": {"random": (0.4, 0.02, 3.0, 0.3), "iterative": (2.0, 0.01, 1.0, 0.1)},
+                            "d2": {"random": (0.0, 0.03, 2.0, 0.2), "iterative": (1.5, 0.03, 2.0, 0.25)}}.items():
+        for s, (ed, ld, flz, share) in values.items():
+            for m, v in (("ED", ed), ("LD", ld), ("FZ", 1.0), ("FLZ", flz), ("DCP", ld / 2), ("rLD", ld * 3),
+                         ("pair_zero_share", share), ("pair_zero_share_std", share / 10)):
+                rows.append((dataset, s, m, v, 0.0, 2))
+    return pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
+
+
+def test_fold_quality_tables():
+    fq = fold_quality_frame()
+    t2 = sechidis_table2(fq)
+    rows = {labels: cells for block in t2.blocks for labels, cells in block}
+    assert [c.text for c in rows[("d1", "iterative")]] == ["2.00", "0.0100", "1", "1"]
+    assert [c.bold for c in rows[("d1", "iterative")]] == [False, True, True, True]
+    assert [c.bold for c in rows[("d2", "iterative")]] == [False, True, True, True]  # ties bold both
+    t1 = szymanski_table1(fq)
+    assert t1.blocks[0][0] == (("d1",), [Cell("10.0 ± 1.0", bold=True), Cell("30.0 ± 3.0")])
+    runtime = pd.DataFrame([("d1", "random", 0, 0.5), ("d1", "iterative", 0, 0.25), ("d2", "random", 0, 1.0),
+                            ("d2", "iterative", 0, 2.0)], columns=["dataset", "stratifier", "repeat", "seconds"])
+    tt = tiittanen_table2(fq, runtime)
+    assert tt.columns == ["ED", "LD", "DCP", "rLD", "time (s)"]
+    rows = {labels: cells for block in tt.blocks for labels, cells in block}
+    assert rows[("d1", "iterative")][-1] == Cell("0.250", bold=True)
+
+
+def _balanced(tex: str) -> bool:
+    depth = 0
+    for ch in re.sub(r"\\[{}]", "", tex):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_a_study_document_compiles(tmp_path):
+    statistics = pd.DataFrame([dict(dataset=d, labels=5, examples=100, labelsets=10, labelsets_per_example=0.1,
+                                    examples_per_labelset_min=1, examples_per_labelset_avg=10.0,
+                                    examples_per_labelset_max=30, examples_per_label_min=3,
+                                    examples_per_label_avg=20.5, examples_per_label_max=50) for d in ("d1", "d2")])
+    tables = study_tables(statistics, fold_quality_frame(), summary=summary_frame(), ranks=ranks_frame())
+    for t in tables:
+        (tmp_path / f"{t.name}.tex").write_text(t.latex())
+        assert _balanced(t.latex()), t.name
+        assert re.findall(r"\\begin\{(\w+)\}", t.latex()) == ["table", "tabular"]
+    doc = latex_document([t.name for t in tables], "test study_1 & co")
+    (tmp_path / "tables.tex").write_text(doc)
+    assert _balanced(doc) and doc.count(r"\input{") == len(tables)
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed (Debian: texlive-latex-recommended); checked by parsing only")
+    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "tables.tex"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert (tmp_path / "tables.pdf").read_bytes().startswith(b"%PDF")
+    assert np.all([f"tab:{t.name}" in (tmp_path / "tables.aux").read_text() for t in tables])

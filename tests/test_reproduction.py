@@ -1,0 +1,79 @@
+"""The reproduction report: the published numbers agree with themselves, a value outside the published
+std is flagged, and the real datasets' statistics agree with Sechidis 2011 Table 1."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from stratbench.reproduction import (compare_cv_estimates, compare_datasets, compare_fold_quality, published,
+                                     reproduction, reproduction_html, reproduction_markdown, summary_lines)
+
+NAMES = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
+
+
+def as_our_summary(tables4_5):
+    t = tables4_5.rename(columns={"stratification": "stratifier"})
+    return t.assign(classifier=t["classifier"].str.lower(), stratifier=t["stratifier"].replace({"labelsets": "labelset"}))
+
+
+def test_published_cv_estimates_agree_with_themselves_and_a_shift_is_flagged():
+    pub = published("sechidis2011")
+    ours = as_our_summary(pub["tables4_5"])
+    report = compare_cv_estimates(ours, pub["tables4_5"], NAMES, {})
+    assert len(report) == len(pub["tables4_5"]) and report["agrees"].all()
+    assert (report["note"] == "NaN in both").sum() == pub["tables4_5"]["mean"].isna().sum()
+    # scene / BR / random / Hamming loss: 0.0806 ± 0.0078; 0.0806 + 0.0079 lies outside, 0.0806 + 0.0077 inside
+    key = (ours.dataset == "scene") & (ours.classifier == "br") & (ours.stratifier == "random") & (ours.measure == "hamming_loss")
+    for shift, agrees in ((0.0079, False), (0.0077, True)):
+        shifted = ours.copy()
+        shifted.loc[key, "mean"] += shift
+        row = compare_cv_estimates(shifted, pub["tables4_5"], NAMES, {}).query(
+            "dataset == 'scene' and classifier == 'BR' and stratifier == 'random' and measure == 'hamming_loss'")
+        assert row["agrees"].item() is agrees and row["difference"].isna().item()  # difference set by reproduction()
+    nan_vs_number = ours.copy()
+    nan_vs_number.loc[(ours.dataset == "genbase") & (ours.measure == "mean_average_precision"), "mean"] = 0.5
+    r = compare_cv_estimates(nan_vs_number, pub["tables4_5"], NAMES, {})
+    assert (~r["agrees"]).sum() == 6 and set(r.loc[~r["agrees"], "note"]) == {"NaN in one"}
+
+
+def test_fold_quality_within_our_std_plus_half_the_printed_unit():
+    pub = published("sechidis2011")["table2"]
+    ours = pd.DataFrame([("corel5k", "iterative", "FLZ", 790.0, 1.0), ("corel5k", "iterative", "LD", 0.00104, 0.0),
+                         ("corel5k", "random", "LD", 0.0027, 0.00005), ("scene", "iterative", "ED", 1.6, 0.2)],
+                        columns=["dataset", "stratifier", "measure", "mean", "std"])
+    r = compare_fold_quality(ours, pub, 10, NAMES, {}).set_index(["dataset", "stratifier", "measure"])["agrees"]
+    assert not r[("corel5k", "iterative", "FLZ")]   # |790 − 788| = 2 > 1 + 0.5
+    assert r[("corel5k", "iterative", "LD")]        # |0.00104 − 0.0010| ≤ 0.00005
+    assert r[("corel5k", "random", "LD")]           # |0.0027 − 0.0026| = 0.0001 ≤ 0.00005 + 0.00005
+    assert not r[("scene", "iterative", "ED")]      # 1.6 vs 2.77: IS's fold sizes depend on tie-breaking
+    assert compare_fold_quality(ours, pub, 5, NAMES, {}).empty  # 5-fold rows are not the paper's 10-fold ones
+
+
+@pytest.mark.mirror
+def test_table1_of_the_real_datasets_agrees(mulan_cache):
+    from stratbench.datasets import dataset_statistics
+
+    names = ["scene", "emotions", "genbase", "yeast", "medical", "bibtex", "enron", "corel5k", "delicious", "tmc2007-500"]
+    stats = pd.DataFrame([dataset_statistics(n, mulan_cache(n).Y) for n in names])
+    report = compare_datasets(stats, published("sechidis2011")["table1"], {"tmc2007-500": "tmc2007"})
+    assert set(report["dataset"]) == {*names[:-1], "tmc2007"} and len(report) == 10 * 10
+    assert report["agrees"].all(), report[~report["agrees"]]
+
+
+def test_report_text_has_a_summary_line_per_table():
+    pub = published("sechidis2011")
+    stats = pub["table1"].iloc[:2].copy()
+    stats.loc[0, "labels"] += 1  # scene with 7 labels: one disagreeing cell
+    report = reproduction("sechidis2011", stats, pd.DataFrame(columns=["dataset", "stratifier", "measure", "mean", "std"]),
+                          10, ["random", "iterative"], summary=as_our_summary(pub["tables4_5"]))
+    lines = summary_lines(report)
+    assert lines[0].startswith("Table 1: 19 of 20 cells agree (counts equal") and lines[0].endswith("; 1 do not.")
+    # the published cells of random and iterative (labelset is not in this study): 102 for BR, 60 for CLR
+    assert lines[1:] == ["Table 4 (BR): 102 of 102 cells agree (our mean within the published mean ± std; NaN only "
+                         "with NaN); 0 do not.",
+                         "Table 5 (CLR): 60 of 60 cells agree (our mean within the published mean ± std; NaN only "
+                         "with NaN); 0 do not."]
+    md = reproduction_markdown(report, "sechidis2011", "demo")
+    assert "Sechidis" in md and "| Table 1 |" in md and "**no**" in md
+    html = reproduction_html(report, "sechidis2011", "demo")
+    assert html.startswith("<!DOCTYPE html>") and "<table" in html and "19 of 20" in html
+    assert np.isclose(report.loc[report.measure.eq("labels") & report.dataset.eq("scene"), "difference"].item(), 1.0)

@@ -1,0 +1,19 @@
+rule reproduction_report:
+    input:
+        unpack(reproduction_inputs),
+    output:
+        md=f"{RESULTS}/report/reproduction.md",
+        csv=f"{RESULTS}/report/reproduction.csv",
+        html=report(f"{RESULTS}/report/reproduction.html", caption="../report/reproduction.rst", category="Reproduction",
+                    labels={"report": "ours vs published", "paper": str(REPRODUCES)}),
+    params:
+        paper=REPRODUCES,
+        study=STUDY,
+        n_splits=N_SPLITS,
+        stratifiers=list(STRATIFIERS),
+    conda:
+        ENV
+    log:
+        f"logs/{STUDY}/reproduction_report.log",
+    script:
+        "../scripts/reproduction_report.py"

@@ -1,0 +1,16 @@
+"""Figure: per-label positive share in each test fold against the whole dataset, per stratifier."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+import numpy as np  # noqa: E402
+
+from stratbench.datasets import load_dataset  # noqa: E402
+from stratbench.figures import label_shares, save_figure  # noqa: E402
+
+folds = {}
+for stratifier, path in zip(snakemake.params.stratifiers, snakemake.input.folds):
+    with np.load(path) as z:
+        folds[stratifier], n_splits = z["fold"].astype(np.int64), int(z["n_splits"])
+fig = label_shares(load_dataset(snakemake.input.data).Y, folds, n_splits, snakemake.wildcards.dataset)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -1,0 +1,18 @@
+"""Figure: average rank per measure and stratifier, one panel per dataset group (a classifier's std
+over folds, or the fold-quality measures)."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+import pandas as pd  # noqa: E402
+
+from stratbench.figures import rank_bars, save_figure  # noqa: E402
+from stratbench.paper_tables import FOLD_QUALITY_LABELS, MEASURE_LABELS  # noqa: E402
+
+subject = snakemake.wildcards.subject
+ranks = pd.read_csv(snakemake.input.ranks)
+if "classifier" in ranks:
+    ranks = ranks[ranks["classifier"] == subject]
+title = ("Fold quality: average rank of each measure (lower is better)" if subject == "fold_quality"
+         else f"{subject}: average rank of the std over folds (1 = lowest variance)")
+save_figure(rank_bars(ranks, title, FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS), snakemake.output.png, snakemake.output.pdf)

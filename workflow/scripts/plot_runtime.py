@@ -1,0 +1,10 @@
+"""Figure: stratifier wall time against dataset size (log–log)."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+import pandas as pd  # noqa: E402
+
+from stratbench.figures import runtime_vs_size, save_figure  # noqa: E402
+
+save_figure(runtime_vs_size(pd.read_csv(snakemake.input.runtime)), snakemake.output.png, snakemake.output.pdf)

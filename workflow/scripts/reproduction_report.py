@@ -1,0 +1,17 @@
+"""Our numbers beside the published ones of the paper the study reproduces (Markdown, CSV, HTML)."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+import pandas as pd  # noqa: E402
+
+from stratbench.io import write_csv, write_text  # noqa: E402
+from stratbench.reproduction import reproduction, reproduction_html, reproduction_markdown  # noqa: E402
+
+inp, p = snakemake.input, snakemake.params
+optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks") if k in inp.keys()}
+report = reproduction(p.paper, pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), p.n_splits,
+                      p.stratifiers, **optional)
+write_csv(snakemake.output.csv, report)
+write_text(snakemake.output.md, reproduction_markdown(report, p.paper, p.study))
+write_text(snakemake.output.html, reproduction_html(report, p.paper, p.study))
