@@ -6,6 +6,13 @@ does), and deal each of its remaining examples to the fold with the largest c_j^
 largest c_j, further ties at random. Examples without labels go last, each to the fold with the
 largest c_j (MULAN's special case). ALGORITHMS.md §1.1.
 
+``compat="skmultilearn"`` reproduces what scikit-multilearn 0.2.0 runs instead (ALGORITHMS.md §1.3,
+items 1–4; the code behind the IS rows of Szymański 2017 and Tiittanen 2021): the label taken is the
+first, in order of first appearance, that has examples left; its examples go in descending row order;
+fold ties are broken at random among the folds with the largest c_j^l (no overall-desire criterion);
+examples without labels go in descending order, each to a fold drawn at random among those with
+c_j > 0. Its randomness is ours (seeded), not scikit-multilearn's global RNG.
+
 The loop is sequential by nature; it runs compiled (numba) over the CSR rows and CSC columns of Y:
 O(q² + nnz·1 + n·k) time, O(k·q) extra memory.
 """
@@ -22,6 +29,7 @@ from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
 
 LABEL_TIES = ("random", "lowest_index")
+COMPAT = ("paper", "skmultilearn")
 
 
 @numba.njit(cache=True)
@@ -42,21 +50,22 @@ def _argmax_tie(values, state, tol):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _choose_fold(desired_label, desired_fold, state):  # pragma: no cover - compiled
-    """argmax_j c_j^l, ties by argmax c_j, further ties at random."""
+def _choose_fold(desired_label, desired_fold, state, use_overall):  # pragma: no cover - compiled
+    """argmax_j c_j^l, ties by argmax c_j (if ``use_overall``), further ties at random."""
     k = desired_label.shape[0]
     best = desired_label[0]
     for j in range(1, k):
         if desired_label[j] > best:
             best = desired_label[j]
     best_overall = -np.inf
-    for j in range(k):
-        if desired_label[j] == best and desired_fold[j] > best_overall:
-            best_overall = desired_fold[j]
+    if use_overall:
+        for j in range(k):
+            if desired_label[j] == best and desired_fold[j] > best_overall:
+                best_overall = desired_fold[j]
     n_ties = 0
     pick = 0
     for j in range(k):
-        if desired_label[j] == best and desired_fold[j] == best_overall:
+        if desired_label[j] == best and (not use_overall or desired_fold[j] == best_overall):
             n_ties += 1
             if n_ties == 1 or randbelow(state, n_ties) == 0:
                 pick = j
@@ -64,8 +73,34 @@ def _choose_fold(desired_label, desired_fold, state):  # pragma: no cover - comp
 
 
 @numba.njit(cache=True)
-def iterative_kernel(indptr, indices, col_ptr, col_rows, ratios, seed, random_label_ties):  # pragma: no cover
-    """Fold id per row; CSR (indptr, indices) and CSC (col_ptr, col_rows, rows ascending) of Y."""
+def place_unlabelled(fold, desired_fold, state, skmultilearn):  # pragma: no cover - compiled
+    """Examples without labels (fold < 0): in row order each to the fold with the largest c_j, ties at
+    random (MULAN); or (``skmultilearn``) in descending order to a random fold among those with c_j > 0."""
+    n = fold.shape[0]
+    k = desired_fold.shape[0]
+    for t in range(n):
+        x = n - 1 - t if skmultilearn else t
+        if fold[x] >= 0:
+            continue
+        m = -1
+        if skmultilearn:
+            n_open = 0
+            for j in range(k):
+                if desired_fold[j] > 0:
+                    n_open += 1
+                    if n_open == 1 or randbelow(state, n_open) == 0:
+                        m = j
+        if m < 0:
+            m = _argmax_tie(desired_fold, state, 0.0)
+        fold[x] = m
+        desired_fold[m] -= 1.0
+
+
+@numba.njit(cache=True)
+def iterative_kernel(indptr, indices, col_ptr, col_rows, ratios, seed, random_label_ties, label_order,
+                     skmultilearn):  # pragma: no cover
+    """Fold id per row; CSR (indptr, indices) and CSC (col_ptr, col_rows, rows ascending) of Y.
+    ``label_order``: labels by first appearance (used by the ``skmultilearn`` selection)."""
     n = indptr.shape[0] - 1
     q = col_ptr.shape[0] - 1
     k = ratios.shape[0]
@@ -79,44 +114,60 @@ def iterative_kernel(indptr, indices, col_ptr, col_rows, ratios, seed, random_la
         for j in range(k):
             desired_label[i, j] = remaining[i] * ratios[j]
     fold = np.full(n, -1, dtype=np.int64)
+    scan_from = 0  # skmultilearn: labels before this position of label_order have no examples left
     while True:
         label = -1
-        fewest = n + 1
-        n_ties = 0
-        for i in range(q):
-            r = remaining[i]
-            if r <= 0:
-                continue
-            if r < fewest:
-                fewest = r
-                label = i
-                n_ties = 1
-            elif r == fewest and random_label_ties:
-                n_ties += 1
-                if randbelow(state, n_ties) == 0:
+        if skmultilearn:
+            while scan_from < label_order.shape[0] and remaining[label_order[scan_from]] <= 0:
+                scan_from += 1
+            if scan_from < label_order.shape[0]:
+                label = label_order[scan_from]
+        else:
+            fewest = n + 1
+            n_ties = 0
+            for i in range(q):
+                r = remaining[i]
+                if r <= 0:
+                    continue
+                if r < fewest:
+                    fewest = r
                     label = i
+                    n_ties = 1
+                elif r == fewest and random_label_ties:
+                    n_ties += 1
+                    if randbelow(state, n_ties) == 0:
+                        label = i
         if label < 0:
             break
-        for p in range(col_ptr[label], col_ptr[label + 1]):
-            x = col_rows[p]
+        start, stop = col_ptr[label], col_ptr[label + 1]
+        for t in range(stop - start):
+            x = col_rows[stop - 1 - t] if skmultilearn else col_rows[start + t]
             if fold[x] >= 0:
                 continue
-            m = _choose_fold(desired_label[label], desired_fold, state)
+            m = _choose_fold(desired_label[label], desired_fold, state, not skmultilearn)
             fold[x] = m
             desired_fold[m] -= 1.0
             for pp in range(indptr[x], indptr[x + 1]):
                 i = indices[pp]
                 desired_label[i, m] -= 1.0
                 remaining[i] -= 1
-    for x in range(n):  # examples without labels fill the folds up to their desired sizes
-        if fold[x] < 0:
-            m = _argmax_tie(desired_fold, state, 0.0)
-            fold[x] = m
-            desired_fold[m] -= 1.0
+    place_unlabelled(fold, desired_fold, state, skmultilearn)
     return fold
 
 
-def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ties: str = "random"):
+def first_appearance(Y: sp.csr_matrix) -> np.ndarray:
+    """Labels in order of first appearance, reading rows top-down and each row's labels ascending
+    (scikit-multilearn's combination dict order); labels without positives last."""
+    Y = sp.csr_matrix(Y)
+    Y.sort_indices()
+    rows = np.repeat(np.arange(Y.shape[0]), np.diff(Y.indptr))
+    first = np.full(Y.shape[1], Y.shape[0], dtype=np.int64)
+    np.minimum.at(first, Y.indices, rows)
+    return np.lexsort((np.arange(Y.shape[1]), first)).astype(np.int64)
+
+
+def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ties: str = "random",
+                       compat: str = "paper"):
     """Run the IS kernel on CSR ``Y`` with subset proportions ``ratios``."""
     Y = sp.csr_matrix(Y)
     C = Y.tocsc()
@@ -125,6 +176,7 @@ def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ti
         Y.indptr.astype(np.int64), Y.indices.astype(np.int64),
         C.indptr.astype(np.int64), C.indices.astype(np.int64),
         np.asarray(ratios, dtype=np.float64), np.uint64(seed), label_ties == "random",
+        first_appearance(Y), compat == "skmultilearn",
     )
 
 
@@ -142,20 +194,26 @@ class IterativeStratification(MultilabelStratifier):
         paper and MULAN do (datasets stored grouped by labelset then deal identical labelsets round
         robin, which lowers LD: scene 0.0032 in data order vs 0.0036 shuffled, yeast 0.040 vs 0.043).
     label_ties : ``"random"`` (the paper) or ``"lowest_index"`` (MULAN's implementation).
+    compat : ``"paper"`` (the algorithm as published) or ``"skmultilearn"`` (what scikit-multilearn
+        0.2.0 runs; see the module docstring). ``label_ties`` does not apply to the latter.
     """
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, shuffle=False, label_ties="random"):
+    def __init__(self, n_splits=10, random_state=None, test_size=None, shuffle=False, label_ties="random",
+                 compat="paper"):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
         self.shuffle = shuffle
         self.label_ties = label_ties
+        self.compat = compat
 
     def _assign(self, Y, ratios, rng):
         if self.label_ties not in LABEL_TIES:
             raise StratbenchError(f"label_ties must be one of {LABEL_TIES}, got {self.label_ties!r}")
+        if self.compat not in COMPAT:
+            raise StratbenchError(f"compat must be one of {COMPAT}, got {self.compat!r}")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return iterative_fold_ids(Y, ratios, seed, self.label_ties)
+            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.compat)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
-        folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties)
+        folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties, self.compat)
         return folds

@@ -16,8 +16,10 @@ largest c_j. When the pairs are used up, what remains is IS over single labels.
 - ``skmultilearn``: the selection scikit-multilearn 0.1/0.2 actually runs — the first combination in
   order of first appearance with remaining examples; if it is a label with s remaining, the first
   later pair with fewer than s remaining instead. An O(C) scan per choice, as in the original.
-Other deviations of the released code (descending example order, fold ties without the overall
-desire, random placement of label-less rows) are not reproduced: fold choice is the paper's here.
+``compat="skmultilearn"`` reproduces the rest of what scikit-multilearn 0.2.0 runs as well (ALGORITHMS.md
+§1.3 items 2–4, with the ``skmultilearn`` selection): a combination's examples in descending row order,
+fold ties at random among the folds with the largest c_j^e (no overall-desire criterion), examples
+without labels in descending order to a random fold among those with c_j > 0.
 
 Compiled (numba): bucket queues keyed by the remaining count give the fewest-remaining choice in
 amortised O(1), so the run is O(Σ_x |Y_x|² + n·k) after the O(Σ_x |Y_x|² log) combination build.
@@ -33,7 +35,7 @@ from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._combinations import label_combinations
 from stratbench.stratifiers._rng import randbelow
-from stratbench.stratifiers.iterative import _argmax_tie, _choose_fold
+from stratbench.stratifiers.iterative import COMPAT, _choose_fold, place_unlabelled
 
 SELECT = {"paper": 0, "docstring": 1, "pairs_first": 2, "skmultilearn": 3}
 
@@ -90,7 +92,8 @@ def _bucket_min(g, start, bin_start, max_count):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, ratios, seed, mode):  # pragma: no cover
+def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, ratios, seed, mode,
+                skmultilearn):  # pragma: no cover
     n = row_ptr.shape[0] - 1
     C = combo_ptr.shape[0] - 1
     k = ratios.shape[0]
@@ -159,11 +162,12 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
                 m = m0 if g == 0 else m1
                 size = bin_start[g, m + 1] - bin_start[g, m]
                 e = vert[bin_start[g, m] + randbelow(state, size)]
-        for p in range(combo_ptr[e], combo_ptr[e + 1]):
-            x = combo_rows[p]
+        start, stop = combo_ptr[e], combo_ptr[e + 1]
+        for t in range(stop - start):
+            x = combo_rows[stop - 1 - t] if skmultilearn else combo_rows[start + t]
             if fold[x] >= 0:
                 continue
-            f = _choose_fold(desired[e], desired_fold, state)
+            f = _choose_fold(desired[e], desired_fold, state, not skmultilearn)
             fold[x] = f
             desired_fold[f] -= 1.0
             for pp in range(row_ptr[x], row_ptr[x + 1]):
@@ -173,19 +177,15 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
                 _bucket_decrement(c, g, remaining, vert, pos, bin_start)
                 if 0 < remaining[c] < low[g]:
                     low[g] = remaining[c]
-    for x in range(n):
-        if fold[x] < 0:
-            f = _argmax_tie(desired_fold, state, 0.0)
-            fold[x] = f
-            desired_fold[f] -= 1.0
+    place_unlabelled(fold, desired_fold, state, skmultilearn)
     return fold
 
 
-def sois_fold_ids(Y, ratios, seed, select="paper"):
+def sois_fold_ids(Y, ratios, seed, select="paper", compat="paper"):
     comb = label_combinations(Y)
     return sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
                        np.argsort(comb.first_seen).astype(np.int64), np.asarray(ratios, dtype=np.float64),
-                       np.uint64(seed), SELECT[select])
+                       np.uint64(seed), SELECT[select], compat == "skmultilearn")
 
 
 @register("sois")
@@ -193,22 +193,32 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     """SOIS (Szymański & Kajdanowicz 2017) as a k-fold cross-validator (or holdout split).
 
     Parameters: ``n_splits``, ``random_state``, ``test_size`` as every stratifier; ``select`` (see the
-    module docstring; default ``"paper"``); ``shuffle`` — permute the rows before stratifying, so
-    the order in which a combination's examples are dealt is random (default False: data order).
+    module docstring; default ``"paper"``); ``compat`` — ``"paper"`` or ``"skmultilearn"`` (the
+    released code throughout; implies ``select="skmultilearn"``); ``shuffle`` — permute the rows
+    before stratifying, so the order in which a combination's examples are dealt is random (default
+    False: data order).
     """
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, select="paper", shuffle=False):
+    def __init__(self, n_splits=10, random_state=None, test_size=None, select="paper", shuffle=False,
+                 compat="paper"):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
         self.select = select
         self.shuffle = shuffle
+        self.compat = compat
 
     def _assign(self, Y, ratios, rng):
         if self.select not in SELECT:
             raise StratbenchError(f"select must be one of {list(SELECT)}, got {self.select!r}")
+        if self.compat not in COMPAT:
+            raise StratbenchError(f"compat must be one of {COMPAT}, got {self.compat!r}")
+        select = "skmultilearn" if self.compat == "skmultilearn" else self.select
+        if self.compat == "skmultilearn" and self.select not in ("paper", "skmultilearn"):
+            raise StratbenchError(f"compat='skmultilearn' selects as scikit-multilearn does; select={self.select!r} "
+                                  "applies to the paper's variant only")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return sois_fold_ids(Y, ratios, seed, self.select)
+            return sois_fold_ids(Y, ratios, seed, select, self.compat)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
-        folds[order] = sois_fold_ids(Y[order], ratios, seed, self.select)
+        folds[order] = sois_fold_ids(Y[order], ratios, seed, select, self.compat)
         return folds
