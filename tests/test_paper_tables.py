@@ -38,6 +38,9 @@ def test_cv_table_marks_best_mean_and_lowest_std():
     assert [c.text for c in ranks] == ["1.50", "1.50"] and all(c.bold for c in ranks)
     assert [c.bold for c in rows[("avg. rank of std, all", "subset accuracy (N=1)")]] == [False, True]
     assert len(t.blocks) == 3  # d1, d2, then the rank rows
+    in_config_order = cv_estimates_table(summary_frame(), ranks_frame(), "br", order=["random", "iterative"])
+    assert in_config_order.columns == ["random", "iterative"]
+    assert in_config_order.blocks[0][0][1][0] == Cell("0.2000 ± 0.0200")
 
 
 def test_markdown_html_and_latex_render_the_marks():

@@ -150,11 +150,12 @@ def pvalue(p: float) -> str:
 COUNT_MEASURES = {"FZ", "FLZ", "FLPZ"}
 
 
-def ordered(names, labels: dict | None) -> list:
-    """``names`` in the order of ``labels`` (known ones first), the rest in their own order."""
+def ordered(names, preferred=None) -> list:
+    """The distinct ``names`` in the order of ``preferred`` (a list, or a dict's keys), the others after
+    them sorted."""
     names = list(dict.fromkeys(names))
-    known = [n for n in (labels or {}) if n in names]
-    return known + [n for n in names if n not in known]
+    known = [n for n in (preferred or {}) if n in names]
+    return known + sorted(n for n in names if n not in known)
 
 
 def best(values, lower_is_better: bool = True) -> np.ndarray:
@@ -171,7 +172,7 @@ def _pivot(frame: pd.DataFrame, index: list[str], column: str, value: str) -> pd
     return frame.pivot_table(index=index, columns=column, values=value, sort=True, dropna=False)
 
 
-def _dataset_block_table(summary, measures, name, caption) -> PaperTable | None:
+def _dataset_block_table(summary, measures, name, caption, order=None) -> PaperTable | None:
     """Rows dataset × stratifier, a column per measure, mean over repeats; the lowest per dataset bold."""
     present = [m for m in measures if m in set(summary["measure"])]
     if not present:
@@ -181,10 +182,11 @@ def _dataset_block_table(summary, measures, name, caption) -> PaperTable | None:
     table = PaperTable(name, caption, ["dataset", "stratifier"], [FOLD_QUALITY_LABELS.get(m, m) for m in present],
                        data=part[["dataset", "stratifier", "measure", "mean", "std"]].reset_index(drop=True))
     for dataset, rows in mean.groupby(level="dataset", sort=True):
+        rows = rows.droplevel("dataset").reindex(ordered(rows.index.get_level_values("stratifier"), order))
         marks = {m: best(rows[m].to_numpy()) for m in present}
         fmt = {m: count if m in COUNT_MEASURES else number for m in present}
         table.blocks.append([((dataset, stratifier), [Cell(fmt[m](rows.iloc[r][m]), bold=bool(marks[m][r])) for m in present])
-                             for r, (_, stratifier) in enumerate(rows.index)])
+                             for r, stratifier in enumerate(rows.index)])
     return table
 
 
@@ -211,13 +213,14 @@ def sechidis_table1(statistics: pd.DataFrame) -> PaperTable:
     return table
 
 
-def sechidis_table2(fold_quality: pd.DataFrame) -> PaperTable | None:
+def sechidis_table2(fold_quality: pd.DataFrame, order=None) -> PaperTable | None:
     """Sechidis et al. 2011, Table 2: ED, LD, FZ, FLZ (mean over repeats), lowest per dataset bold."""
     return _dataset_block_table(fold_quality, ["ED", "LD", "FZ", "FLZ"], "sechidis2011_table2",
-                                "Fold quality as in Sechidis et al. 2011, Table 2 (mean over repeats; lower is better)")
+                                "Fold quality as in Sechidis et al. 2011, Table 2 (mean over repeats; lower is better)",
+                                order)
 
 
-def tiittanen_table2(fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = None) -> PaperTable | None:
+def tiittanen_table2(fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = None, order=None) -> PaperTable | None:
     """Tiittanen et al. 2021, Table 2: ED, LD, DCP, rLD and the stratifier's wall time (s)."""
     summary = fold_quality
     if runtime is not None and not runtime.empty:
@@ -226,39 +229,40 @@ def tiittanen_table2(fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = 
         summary = pd.concat([fold_quality, seconds], ignore_index=True)
     return _dataset_block_table(summary, ["ED", "LD", "DCP", "rLD", "seconds"], "tiittanen2021_table2",
                                 "Fold quality as in Tiittanen et al. 2021, Table 2 (mean over repeats; "
-                                "time: the stratifier's wall time; lower is better)")
+                                "time: the stratifier's wall time; lower is better)", order)
 
 
-def szymanski_table1(fold_quality: pd.DataFrame) -> PaperTable | None:
+def szymanski_table1(fold_quality: pd.DataFrame, order=None) -> PaperTable | None:
     """Szymański & Kajdanowicz 2017, Table 1: % of label pairs with no positive example in a test fold,
     mean ± std over folds (each averaged over repeats); the lowest mean of a dataset bold."""
     part = fold_quality[fold_quality["measure"].isin(["pair_zero_share", "pair_zero_share_std"])]
     if part.empty:
         return None
     mean = _pivot(part[part.measure == "pair_zero_share"], ["dataset"], "stratifier", "mean")
-    std = _pivot(part[part.measure == "pair_zero_share_std"], ["dataset"], "stratifier", "mean")
-    stratifiers = list(mean.columns)
+    stratifiers = ordered(mean.columns, order)
+    mean = mean[stratifiers]
+    std = _pivot(part[part.measure == "pair_zero_share_std"], ["dataset"], "stratifier", "mean").reindex_like(mean)
     table = PaperTable("szymanski2017_table1",
                        "Label pairs without positive evidence in a test fold (%), mean ± std over folds, "
                        "as in Szymański & Kajdanowicz 2017, Table 1 (lower is better)",
                        ["dataset"], stratifiers,
                        data=pd.DataFrame({"dataset": np.repeat(mean.index, len(stratifiers)),
                                           "stratifier": np.tile(stratifiers, len(mean)),
-                                          "mean": mean.to_numpy().ravel(), "std": std.reindex_like(mean).to_numpy().ravel()}))
+                                          "mean": mean.to_numpy().ravel(), "std": std.to_numpy().ravel()}))
     block = []
     for dataset in mean.index:
-        m, s = mean.loc[dataset].to_numpy(), std.reindex_like(mean).loc[dataset].to_numpy()
+        m, s = mean.loc[dataset].to_numpy(), std.loc[dataset].to_numpy()
         marks = best(m)
         block.append(((dataset,), [Cell(f"{100 * a:.1f} ± {100 * b:.1f}", bold=bool(k)) for a, b, k in zip(m, s, marks)]))
     table.blocks.append(block)
     return table
 
 
-def cv_estimates_table(summary: pd.DataFrame, ranks: pd.DataFrame, classifier: str) -> PaperTable:
+def cv_estimates_table(summary: pd.DataFrame, ranks: pd.DataFrame, classifier: str, order=None) -> PaperTable:
     """Sechidis et al. 2011, Tables 4–5 for one classifier: mean ± std over folds per dataset × measure,
     best mean bold, lowest std underlined; then the average rank of the std per group."""
     part = summary[summary["classifier"] == classifier]
-    stratifiers = sorted(part["stratifier"].unique())
+    stratifiers = ordered(part["stratifier"], order)
     measures = [m for m in MEASURE_LABELS if m in set(part["measure"])]
     mean = _pivot(part, ["dataset", "measure"], "stratifier", "mean").reindex(columns=stratifiers)
     std = _pivot(part, ["dataset", "measure"], "stratifier", "std").reindex(columns=stratifiers)
@@ -294,14 +298,14 @@ def cv_estimates_table(summary: pd.DataFrame, ranks: pd.DataFrame, classifier: s
 
 
 def ranks_table(ranks: pd.DataFrame, tests: pd.DataFrame, name: str, caption: str, group: str = "all",
-                labels: dict | None = None) -> PaperTable | None:
+                labels: dict | None = None, order=None) -> PaperTable | None:
     """Average ranks per measure (rows) and stratifier (columns) for one dataset group, with the
     Friedman test's p-value (Iman–Davenport) and the Nemenyi critical difference; lowest rank bold."""
     part = ranks[ranks["group"] == group]
     if part.empty:
         return None
     labels = labels or {}
-    stratifiers = sorted(part["stratifier"].unique())
+    stratifiers = ordered(part["stratifier"], order)
     wide = part.pivot(index="measure", columns="stratifier", values="average_rank").reindex(
         index=ordered(part["measure"], labels), columns=stratifiers)
     t = tests[tests["group"] == group].set_index("measure")
@@ -375,16 +379,18 @@ def latex_document(names: list[str], title: str) -> str:
 def study_tables(statistics: pd.DataFrame, fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = None,
                  fold_quality_ranks: pd.DataFrame | None = None, fold_quality_tests: pd.DataFrame | None = None,
                  summary: pd.DataFrame | None = None, ranks: pd.DataFrame | None = None,
-                 score_tests: pd.DataFrame | None = None) -> list[PaperTable]:
-    """Every paper table of one study, in print order (the score tables only if it has classifiers)."""
-    tables = [sechidis_table1(statistics), sechidis_table2(fold_quality), szymanski_table1(fold_quality), tiittanen_table2(fold_quality, runtime)]
+                 score_tests: pd.DataFrame | None = None, order: list[str] | None = None) -> list[PaperTable]:
+    """Every paper table of one study, in print order (the score tables only if it has classifiers);
+    stratifiers in ``order`` (the config's), others after them."""
+    tables = [sechidis_table1(statistics), sechidis_table2(fold_quality, order), szymanski_table1(fold_quality, order),
+              tiittanen_table2(fold_quality, runtime, order)]
     if fold_quality_ranks is not None and fold_quality_tests is not None:
         tables.append(ranks_table(fold_quality_ranks, fold_quality_tests, "fold_quality_ranks",
                                   "Average rank of each fold-quality measure over all datasets (1 = lowest), "
                                   "Friedman p-value (Iman–Davenport) and Nemenyi critical difference (CD)",
-                                  labels=FOLD_QUALITY_LABELS))
+                                  labels=FOLD_QUALITY_LABELS, order=order))
     if summary is not None and not summary.empty:
-        tables += [cv_estimates_table(summary, ranks if ranks is not None else pd.DataFrame(), c)
+        tables += [cv_estimates_table(summary, ranks if ranks is not None else pd.DataFrame(), c, order)
                    for c in sorted(summary["classifier"].unique())]
         if score_tests is not None:
             tables.append(tests_table(score_tests, "friedman_nemenyi",

@@ -52,6 +52,7 @@ rule paper_tables:
     params:
         names=PAPER_TABLES,
         study=STUDY,
+        stratifiers=list(STRATIFIERS),
     conda:
         ENV
     log:

@@ -15,7 +15,7 @@ inp, out = snakemake.input, snakemake.output
 optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "score_tests") if k in inp.keys()}
 tables = {t.name: t for t in study_tables(pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), pd.read_csv(inp.runtime),
                                           pd.read_csv(inp.fold_quality_ranks), pd.read_csv(inp.fold_quality_tests),
-                                          **optional)}
+                                          **optional, order=snakemake.params.stratifiers)}
 folder = Path(out.document).parent
 names = snakemake.params.names
 for name in names:
