@@ -92,6 +92,23 @@ def test_fold_quality_tables():
     assert rows[("d1", "iterative")][-1] == Cell("0.250", bold=True)
 
 
+def test_tests_table_prints_p_values_as_papers_do():
+    from stratbench.paper_tables import MEASURE_LABELS, tests_table
+
+    tests = pd.DataFrame([dict(classifier="br", measure="subset_accuracy", group="all", datasets=6, methods=3,
+                               chi2=7.0, chi2_p=0.0302, iman_davenport_F=7.0, F_df1=2, F_df2=10, F_p=0.0126,
+                               alpha=0.05, q_alpha=2.343, critical_difference=1.353),
+                          dict(classifier="br", measure="hamming_loss", group="all", datasets=6, methods=3,
+                               chi2=12.0, chi2_p=0.00248, iman_davenport_F=np.inf, F_df1=2, F_df2=10, F_p=0.0,
+                               alpha=0.05, q_alpha=2.343, critical_difference=1.353)])
+    t = tests_table(tests, "friedman_nemenyi", "tests", ["classifier", "measure"], MEASURE_LABELS)
+    rows = t.blocks[0]
+    assert [labels for labels, _ in rows] == [("br", "Hamming loss", "all", 6), ("br", "subset accuracy", "all", 6)]
+    assert [c.text for c in rows[0][1]] == ["3", "12.00", "0.002", "inf", "< 0.001", "1.35"]
+    assert [c.text for c in rows[1][1]] == ["3", "7.00", "0.030", "7.00", "0.013", "1.35"]
+    assert rows[1][1][4].bold  # significant at α
+
+
 def _balanced(tex: str) -> bool:
     depth = 0
     for ch in re.sub(r"\\[{}]", "", tex):

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+_UMASK = os.umask(0)
+os.umask(_UMASK)
 
 
 @contextlib.contextmanager
@@ -28,6 +30,7 @@ def atomic_path(path: str | os.PathLike):
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600 files; outputs get the usual permissions
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

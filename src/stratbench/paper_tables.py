@@ -336,8 +336,8 @@ def tests_table(tests: pd.DataFrame, name: str, caption: str, keys: list[str],
     table = PaperTable(name, caption, [*keys, "group", "N"], columns, data=tests.reset_index(drop=True))
     table.blocks.append([
         ((*(row[k] for k in keys), row["group"], int(row["datasets"])),
-         [Cell(str(int(row["methods"]))), Cell(number(row["chi2"], 3)), Cell(number(row["chi2_p"], 2)),
-          Cell(number(row["iman_davenport_F"], 3)), Cell(number(row["F_p"], 2), bold=bool(row["F_p"] < row["alpha"])),
+         [Cell(str(int(row["methods"]))), Cell(number(row["chi2"], 3)), Cell(pvalue(row["chi2_p"])),
+          Cell(number(row["iman_davenport_F"], 3)), Cell(pvalue(row["F_p"]), bold=bool(row["F_p"] < row["alpha"])),
           Cell(number(row["critical_difference"], 3))])
         for _, row in tests.iterrows()])
     return table

@@ -11,6 +11,7 @@ rule reproduction_report:
         study=STUDY,
         n_splits=N_SPLITS,
         stratifiers=list(STRATIFIERS),
+        groups=GROUPS,
     conda:
         ENV
     log:

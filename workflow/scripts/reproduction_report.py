@@ -11,7 +11,7 @@ from stratbench.reproduction import reproduction, reproduction_html, reproductio
 inp, p = snakemake.input, snakemake.params
 optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks") if k in inp.keys()}
 report = reproduction(p.paper, pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), p.n_splits,
-                      p.stratifiers, **optional)
+                      p.stratifiers, **optional, groups=p.groups)
 write_csv(snakemake.output.csv, report)
 write_text(snakemake.output.md, reproduction_markdown(report, p.paper, p.study))
 write_text(snakemake.output.html, reproduction_html(report, p.paper, p.study))
