@@ -5,6 +5,8 @@ caller (the workflow's jobs use Agg, a notebook its inline backend)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -78,11 +80,11 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None):
             ax.bar(x + (i - (len(stratifiers) - 1) / 2) * width, wide[s].to_numpy(), width, label=s, color=colours[s])
         ax.axhline((len(stratifiers) + 1) / 2, color="grey", linestyle="--", linewidth=0.8)
         n = part.groupby("measure")["datasets"].first().reindex(wide.index)
-        ax.set_xticks(x, [f"{_label(m, labels)}\n(N={k})" for m, k in n.items()], fontsize="small")
+        ax.set_xticks(x, [f"{textwrap.fill(_label(m, labels), 14)}\n(N={k})" for m, k in n.items()], fontsize="small")
         ax.set_ylabel("average rank (1 = best)")
         ax.set_ylim(0, len(stratifiers) + 0.5)
         ax.set_title(f"datasets: {group}", fontsize="medium")
-    axes[0, 0].legend(title="stratifier", fontsize="small", ncols=min(4, len(stratifiers)), loc="upper right")
+    axes[0, 0].legend(title="stratifier", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.suptitle(title)
     fig.tight_layout()
     return fig
