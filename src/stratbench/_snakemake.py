@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -26,10 +27,8 @@ def use_import_paths(paths) -> None:
 
 def setup(smk) -> None:
     """Start of every script: log to the rule's log file; make the user's method modules importable;
-    draw figures off screen."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    draw figures off screen (read by matplotlib when a figure script imports it)."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
     log_to(smk.log[0])
     use_import_paths(smk.config.get("import_paths"))
 

@@ -8,6 +8,7 @@ timestamp (``numpy.savez`` stamps the current time), so the same arrays give the
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import tempfile
@@ -17,8 +18,14 @@ from pathlib import Path
 import numpy as np
 
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
-_UMASK = os.umask(0)
-os.umask(_UMASK)
+
+
+@functools.cache
+def _umask() -> int:
+    """The process's umask (read once; reading it means setting it, so do it on first use only)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager
@@ -30,7 +37,7 @@ def atomic_path(path: str | os.PathLike):
     os.close(fd)
     try:
         yield Path(tmp)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600 files; outputs get the usual permissions
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; outputs get the usual permissions
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -61,14 +61,15 @@ def _read(name: str, dtype=None) -> pd.DataFrame:
 
 
 def published(paper: str) -> dict[str, pd.DataFrame]:
-    """The published tables of ``paper`` (only ``sechidis2011`` ships today)."""
+    """The published tables of ``paper`` (files ``data/published/<paper>_*.csv``; only ``sechidis2011``
+    ships today). Table 2 is read as text, so that the printed precision is known."""
     if paper not in PAPERS:
         raise KeyError(f"no published tables for {paper!r}; known: {', '.join(PAPERS)}")
     return {
-        "table1": _read("sechidis2011_table1_datasets.csv"),
-        "table2": _read("sechidis2011_table2_fold_statistics.csv", dtype={m: str for m in ("ED", "LD", "FZ", "FLZ")}),
-        "tables4_5": _read("sechidis2011_tables4_5_cv_estimates.csv"),
-        "ranks": _read("sechidis2011_average_ranks_of_std.csv"),
+        "table1": _read(f"{paper}_table1_datasets.csv"),
+        "table2": _read(f"{paper}_table2_fold_statistics.csv", dtype={m: str for m in ("ED", "LD", "FZ", "FLZ")}),
+        "tables4_5": _read(f"{paper}_tables4_5_cv_estimates.csv"),
+        "ranks": _read(f"{paper}_average_ranks_of_std.csv"),
     }
 
 
@@ -85,6 +86,16 @@ def _rows(**columns) -> pd.DataFrame:
             frame[c] = np.nan if c not in ("table", "classifier", "group", "dataset", "stratifier", "measure", "note") else ""
     frame["agrees"] = frame["agrees"].astype("boolean")  # True, False, or NA (undetermined)
     return frame[COLUMNS]
+
+
+def _in_paper_names(ours: pd.DataFrame, stratifier_names: dict, dataset_names: dict) -> pd.DataFrame:
+    """Our rows of the compared stratifiers, with datasets, stratifiers and classifiers as the paper names them."""
+    ours = ours[ours["stratifier"].isin(stratifier_names)]
+    renamed = dict(dataset=ours["dataset"].map(lambda d: dataset_names.get(d, d)),
+                   stratifier=ours["stratifier"].map(stratifier_names))
+    if "classifier" in ours:
+        renamed["classifier"] = ours["classifier"].str.upper()
+    return ours.assign(**renamed)
 
 
 def compare_datasets(stats: pd.DataFrame, table1: pd.DataFrame, dataset_names: dict) -> pd.DataFrame:
@@ -109,9 +120,7 @@ def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_spl
                          dataset_names: dict) -> pd.DataFrame:
     """Table 2: ED, LD, FZ, FLZ of the k-fold rows when the study uses the paper's k."""
     pub = table2[(table2["protocol"] == f"{n_splits}-fold CV")]
-    ours = fold_quality[fold_quality["stratifier"].isin(stratifier_names)]
-    ours = ours.assign(dataset=ours["dataset"].map(lambda d: dataset_names.get(d, d)),
-                       stratifier=ours["stratifier"].map(stratifier_names)).set_index(["dataset", "stratifier", "measure"])
+    ours = _in_paper_names(fold_quality, stratifier_names, dataset_names).set_index(["dataset", "stratifier", "measure"])
     out = []
     for _, row in pub.iterrows():
         for measure in ("ED", "LD", "FZ", "FLZ"):
@@ -135,10 +144,8 @@ def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_spl
 def compare_cv_estimates(summary: pd.DataFrame, tables4_5: pd.DataFrame, stratifier_names: dict,
                          dataset_names: dict) -> pd.DataFrame:
     """Tables 4 (BR) and 5 (CLR): our mean within the published mean ± published std."""
-    ours = summary[summary["stratifier"].isin(stratifier_names)]
-    ours = ours.assign(dataset=ours["dataset"].map(lambda d: dataset_names.get(d, d)),
-                       stratifier=ours["stratifier"].map(stratifier_names),
-                       classifier=ours["classifier"].str.upper()).set_index(["classifier", "dataset", "stratifier", "measure"])
+    ours = _in_paper_names(summary, stratifier_names, dataset_names).set_index(
+        ["classifier", "dataset", "stratifier", "measure"])
     out = []
     for _, row in tables4_5.iterrows():
         key = (row["classifier"], row["dataset"], row["stratification"], row["measure"])
@@ -171,7 +178,7 @@ def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier
     datasets, in the paper's names); else undetermined."""
     ours = ranks[ranks["stratifier"].isin(stratifier_names)]
     ours = ours.assign(stratifier=ours["stratifier"].map(stratifier_names), classifier=ours["classifier"].str.upper())
-    ours = ours.set_index(["classifier", "group", "measure", "stratifier"])
+    ours = ours.set_index(["classifier", "group", "measure", "stratifier"])  # ranks carry no dataset
     out = []
     for _, row in published_ranks.iterrows():
         key = (row["classifier"], row["group"], row["measure"], row["stratification"])
@@ -216,7 +223,6 @@ def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_
     out = pd.concat([p for p in parts if not p.empty], ignore_index=True) if any(not p.empty for p in parts) \
         else _rows(table=[])
     out["difference"] = out["ours"] - out["published"]
-    out["agrees"] = out["agrees"].astype("boolean")
     return out
 
 
@@ -236,20 +242,27 @@ def _fmt(x) -> str:
     return "" if pd.isna(x) else f"{x:.4g}"
 
 
+def _shown(part: pd.DataFrame) -> pd.DataFrame:
+    """The report's rows with their numbers printed to 4 significant digits."""
+    return part.assign(**{c: part[c].map(_fmt) for c in ("ours", "ours_std", "published", "published_std", "difference")})
+
+
+def _disagreeing(report: pd.DataFrame) -> pd.DataFrame:
+    return report[report["agrees"].eq(False).fillna(False)]
+
+
 def reproduction_markdown(report: pd.DataFrame, paper: str, study: str) -> str:
     """The report as Markdown: the citation, a summary line per table, the cells that disagree, and
     every table side by side."""
     lines = [f"# Reproduction of {paper} by the study `{study}`", "", PAPERS[paper]["citation"], "",
              "## Summary", ""]
     lines += [f"- {line}" for line in summary_lines(report)] or ["- nothing comparable (no shared datasets or methods)"]
-    for title, part in (("Cells that do not agree", report[report["agrees"].eq(False).fillna(False)]),
-                        ("Every compared cell", report)):
+    for title, part in (("Cells that do not agree", _disagreeing(report)), ("Every compared cell", report)):
         lines += ["", f"## {title}", ""]
         if part.empty:
             lines.append("none")
             continue
-        shown = part.assign(**{c: part[c].map(_fmt) for c in ("ours", "ours_std", "published", "published_std",
-                                                               "difference")})
+        shown = _shown(part)
         shown = shown.assign(agrees=shown["agrees"].map({True: "yes", False: "**no**"}).fillna("–"))
         keep = [c for c in COLUMNS if c == "agrees" or shown[c].astype(str).str.len().gt(0).any()]
         lines.append(shown[keep].to_markdown(index=False))
@@ -261,15 +274,11 @@ def reproduction_html(report: pd.DataFrame, paper: str, study: str) -> str:
     from stratbench.paper_tables import html_document
 
     def table(part):
-        if part.empty:
-            return "<p>none</p>"
-        shown = part.assign(**{c: part[c].map(_fmt) for c in ("ours", "ours_std", "published", "published_std",
-                                                               "difference")})
-        return shown.to_html(index=False, na_rep="", escape=True, border=0)
+        return _shown(part).to_html(index=False, na_rep="", escape=True, border=0) if len(part) else "<p>none</p>"
 
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary_lines(report)) or "<li>nothing comparable</li>"
     body = (f"<h1>Reproduction of {html.escape(paper)} by the study {html.escape(study)}</h1>"
             f"<p>{html.escape(PAPERS[paper]['citation'])}</p><h2>Summary</h2><ul>{items}</ul>"
-            f"<h2>Cells that do not agree</h2>{table(report[report['agrees'].eq(False).fillna(False)])}"
+            f"<h2>Cells that do not agree</h2>{table(_disagreeing(report))}"
             f"<h2>Every compared cell</h2>{table(report)}")
     return html_document(f"Reproduction of {paper}", body)

@@ -123,11 +123,11 @@ def compare(summary: pd.DataFrame, value: str, by: list[str], groups: dict, asce
             for stratifier, rank in result.average_ranks.items():
                 ranks.append({**key, "group": group, "stratifier": stratifier, "average_rank": float(rank),
                               "datasets": N})
-            cd = critical_difference(k, N, alpha)
+            q = nemenyi_q(k, alpha) if k >= 2 else np.nan
             tests.append({**key, "group": group, "datasets": N, "methods": k, "chi2": result.chi2,
                           "chi2_p": result.chi2_p, "iman_davenport_F": result.f, "F_df1": result.f_df[0],
-                          "F_df2": result.f_df[1], "F_p": result.f_p, "alpha": alpha,
-                          "q_alpha": nemenyi_q(k, alpha) if k >= 2 else np.nan, "critical_difference": cd})
+                          "F_df2": result.f_df[1], "F_p": result.f_p, "alpha": alpha, "q_alpha": q,
+                          "critical_difference": q * float(np.sqrt(k * (k + 1) / (6.0 * N)))})
             if k >= 2:
                 p = nemenyi_pvalues(result.average_ranks, N)
                 names = list(result.average_ranks.index)

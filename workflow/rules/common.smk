@@ -136,10 +136,11 @@ def dataset_file(dataset):
     return f"resources/mulan/{m}.npz" if m else f"{RESULTS}/datasets/{dataset}.npz"
 
 
+EVALUATED = [c for c in CLASSIFIERS if classifier_datasets(c)]  # classifiers that run on some dataset
 PAPER_TABLES = ["sechidis2011_table1", "sechidis2011_table2", "szymanski2017_table1", "tiittanen2021_table2",
                 "fold_quality_ranks"]
 if CLASSIFIERS:
-    PAPER_TABLES += [f"cv_estimates_{c}" for c in CLASSIFIERS if classifier_datasets(c)] + ["friedman_nemenyi"]
+    PAPER_TABLES += [f"cv_estimates_{c}" for c in EVALUATED] + ["friedman_nemenyi"]
 
 
 def paper_table_files():
@@ -206,13 +207,12 @@ def all_outputs():
         outputs.append(f"{RESULTS}/report/reproduction.md")
     if not CLASSIFIERS:  # a fold-quality-only study
         return outputs
-    evaluated = [c for c in CLASSIFIERS if classifier_datasets(c)]
     return outputs + [
         f"{tables}/scores.csv",
         f"{tables}/summary.csv",
         f"{tables}/summary.md",
         f"{tables}/average_ranks.csv",
         f"{tables}/friedman_nemenyi.csv",
-        *figures(*(f"{kind}_{c}" for c in evaluated
+        *figures(*(f"{kind}_{c}" for c in EVALUATED
                    for kind in ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference"))),
     ]
