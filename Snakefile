@@ -1,6 +1,8 @@
 # stratbench: a reproducible benchmark of multi-label cross-validation stratifiers.
 #   snakemake --cores 8                                   # the quick default study (config/config.yaml)
 #   snakemake --cores 8 --configfile config/sechidis2011.yaml
+import sys
+
 from snakemake.utils import min_version
 
 min_version("8.0")
@@ -25,6 +27,12 @@ include: "workflow/rules/report.smk"
 
 
 report: "workflow/report/workflow.rst"
+
+
+onerror:
+    from stratbench._snakemake import failed_log_tails
+
+    print(failed_log_tails(log), file=sys.stderr)
 
 
 rule all:

@@ -15,8 +15,10 @@ class CardinalityKFold(MultilabelStratifier):
     ``cap`` or more labels is one group) and deal the groups round robin over the folds, so every
     fold gets the same mix of label-less, single-label and multi-label examples."""
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, cap=4):
-        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 cap=4):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
         self.cap = cap
 
     def _assign(self, Y, ratios, rng):

@@ -83,6 +83,8 @@ def test_train_and_test_files_are_concatenated_in_order(tmp_path):
          r"d\.arff:6: .*value '2' is not a declared nominal value"),
         ("@relation r\n@attribute x numeric\n@attribute a numeric\n@attribute b {0,1}\n@data\n1,0.5,0\n",
          r"d\.arff: label 'a' is not 0/1 \(value 0\.5 in data row 1\)"),
+        ("@relation r\n@attribute x numeric\n@attribute a {0,1}\n@attribute b {0,1}\n@data\n{0 1,1 1,1 1}\n",
+         r"d\.arff:6: malformed data row: attribute index 1 appears twice in a sparse row"),
     ],
 )
 def test_malformed_files_stop_with_file_and_line(tmp_path, body, message):

@@ -130,3 +130,96 @@ def test_network_stability_rows():
     assert (q > 0.2).all()  # two dense cliques in every training half
     communities = rows[(rows.measure == "communities")]["value"]
     assert (communities >= 3).all()  # all 7 labels are vertices: at least the two cliques and label 6
+
+
+# --- the pooled path of a job (issue 8): same predictions as the plain per-forest path ------------
+
+def _plain_rows(X, Y, folds, k, make):
+    from stratbench.measures import evaluate as measures
+    rows = []
+    for j in range(k):
+        model = make(j).fit(X[folds != j], Y[folds != j])
+        rows += list(measures(Y[folds == j], model.predict(X[folds == j]), model.predict_scores(X[folds == j])).values())
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_pooled_job_predicts_exactly_what_the_plain_per_forest_path_predicts(name, monkeypatch):
+    """Every forest of every fold in one pool of 2 worker processes (sparse X densified when faster;
+    label-powerset forests also grown one tree at a time) gives the very scores of fit() + predict()
+    one forest after the other."""
+    from stratbench.classifiers import _forests
+
+    from stratbench.evaluation import evaluate_folds
+
+    rng = np.random.default_rng(5)
+    X = sp.random(150, 12, density=0.4, format="csr", random_state=5, dtype=np.float64)
+    Y = (rng.random((150, 5)) < [0.5, 0.3, 0.1, 0.04, 0.0]).astype(np.int8)
+    Y[:, 1] = (X[:, 0].toarray().ravel() > 0.2)  # one learnable label
+    Y = sp.csr_matrix(Y)
+    folds = np.arange(150) % 3
+
+    def make(jobs):
+        return lambda j: classifiers.get(name, n_estimators=6, random_state=40 + j, n_jobs=jobs)
+
+    plain = _plain_rows(X, Y, folds, 3, make(1))
+    pooled = evaluate_folds(X, Y, folds, 3, make(2), n_jobs=2)
+    dense = evaluate_folds(X.toarray(), Y, folds, 3, make(2), n_jobs=2)
+    assert len(pooled) == 3 * 6
+    np.testing.assert_array_equal(pooled["value"].to_numpy(), plain)
+    np.testing.assert_array_equal(dense["value"].to_numpy(), plain)
+    monkeypatch.setattr(_forests, "STREAM_BYTES", 0)  # every LP forest streamed tree by tree
+    streamed = evaluate_folds(X, Y, folds, 3, make(2), n_jobs=2)
+    np.testing.assert_array_equal(streamed["value"].to_numpy(), plain)
+    assert np.isfinite(plain[[0, 1, 6, 7]]).all()  # Hamming loss and subset accuracy of two folds
+
+
+class Pid:
+    """A "forest" whose P(y=1) is the id of the process that fitted it."""
+
+    def get_params(self, deep=True):
+        return {}
+
+    def fit(self, X, y):
+        import os
+
+        self.classes_, self.pid = np.array([0, 1]), os.getpid()
+        return self
+
+    def predict_proba(self, X):
+        return np.column_stack([np.zeros(len(X)), np.full(len(X), float(self.pid))])
+
+
+def test_forest_pool_runs_every_task_in_worker_processes():
+    """With many forests the pool forks n_jobs workers; the outputs come back in task order."""
+    import os
+
+    from stratbench.classifiers._forests import ForestPool, ForestTask
+
+    X, folds = np.zeros((20, 2)), np.arange(20) % 2
+    tasks = {f: [ForestTask(np.array([0, 1] * 5), Pid()) for _ in range(6)] for f in (0, 1)}
+    tasks[1].append(ForestTask(np.zeros(10, dtype=int), Pid()))  # one class: answered without a forest
+    out = ForestPool(X, folds, n_jobs=2).run(tasks)
+    pids = {float(o[0]) for f in (0, 1) for o in out[f][:6]}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    assert [len(o) for o in out[0]] == [10] * 6 and list(out[1][6]) == [0.0] * 10
+
+
+def test_a_user_classifier_without_forest_tasks_runs_fit_predict_per_fold():
+    from stratbench.classifiers import MultiLabelClassifier
+    from stratbench.evaluation import evaluate_folds
+
+    class Majority(MultiLabelClassifier):
+        def fit(self, X, Y):
+            self.p_ = np.asarray(sp.csr_matrix(Y).mean(axis=0)).ravel()
+            return self
+
+        def predict(self, X):
+            return np.tile(self.p_ > 0.5, (X.shape[0], 1)).astype(np.int8)
+
+    Y = sp.csr_matrix(np.array([[1, 0], [1, 1], [1, 0], [0, 0]] * 5))
+    rows = evaluate_folds(np.zeros((20, 1)), Y, np.repeat([0, 1], 10), 2, lambda j: Majority(), n_jobs=2)
+    hamming = rows[rows["measure"] == "hamming_loss"]["value"].tolist()
+    # both folds predict {λ0} (label shares 0.75/0.25 and 0.8/0.3 in training), wrong once on
+    # [1, 1] and once on [0, 0]: 5 wrong of 20 label decisions per fold
+    assert hamming == [0.25, 0.25]

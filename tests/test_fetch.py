@@ -70,3 +70,61 @@ def test_registry_lists_every_mirror_dataset():
         e = entry(name)
         assert e.labels > 0 and e.data_files
     assert [f.name for f in entry("scene").data_files] == ["scene-train.arff", "scene-test.arff"]
+
+
+class _CutOff(http.server.BaseHTTPRequestHandler):
+    """Announces 1,000 bytes and closes the connection after 300."""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(b"x" * 300)
+        self.wfile.flush()
+        self.close_connection = True
+
+    def log_message(self, *args):
+        pass
+
+
+def test_an_interrupted_download_says_so_with_byte_counts_and_leaves_nothing(tmp_path):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _CutOff)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+        with pytest.raises(FetchError, match=r"incomplete download: 300 of 1,000 bytes \(after 2 attempts\)") as info:
+            fetch(RemoteFile("d/x.arff", "0" * 64, 1000), tmp_path / "x.arff", url, retries=1, backoff=0)
+        assert "sha256" not in str(info.value)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_write(tmp_path):
+    from stratbench.io import write_text
+
+    (tmp_path / ".x.arff.abc123.tmp").write_bytes(b"")  # what SIGKILL during a download leaves
+    (tmp_path / ".other.arff.abc.tmp").write_bytes(b"")  # another file's: kept
+    write_text(tmp_path / "x.arff", "data")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.arff.abc.tmp", "x.arff"]
+
+
+@pytest.mark.mirror
+def test_a_fetched_file_changed_later_is_never_parsed(mirror, tmp_path):
+    """emotions.arff cut to its first 200,000 bytes after the fetch (it once parsed as 318 rows, exit 0)."""
+    from stratbench.datasets.mulan import fetch_mulan, parse_mulan
+
+    files = fetch_mulan("emotions", tmp_path, str(mirror))
+    files[0].write_bytes(files[0].read_bytes()[:200_000])
+    with pytest.raises(FetchError, match=r"emotions\.arff: does not match its pinned sha256 \(200,000 of 380,476 bytes\)"):
+        parse_mulan("emotions", files)
+
+
+@pytest.mark.mirror
+def test_the_dataset_cache_is_keyed_by_the_pinned_hashes(mirror, tmp_path):
+    from stratbench.datasets.mulan import content_key, load_mulan
+
+    load_mulan("emotions", cache_dir=tmp_path, mirror=str(mirror))
+    assert [p.name for p in (tmp_path / "datasets").iterdir()] == [f"emotions-{content_key('emotions')}.npz"]
+    assert len(content_key("emotions")) == 12 and content_key("emotions") != content_key("scene")

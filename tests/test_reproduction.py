@@ -104,3 +104,45 @@ def test_report_text_has_a_summary_line_per_table():
     html = reproduction_html(report, "sechidis2011", "demo")
     assert html.startswith("<!DOCTYPE html>") and "<table" in html and "19 of 20" in html
     assert np.isclose(report.loc[report.measure.eq("labels") & report.dataset.eq("scene"), "difference"].item(), 1.0)
+
+
+# --- Szymański & Kajdanowicz 2017 Table 1 and Tiittanen et al. 2021 Table 2 (issue 8) ---------------
+
+def test_szymanski_table1_both_of_our_rows_against_the_papers_and_unavailable_datasets_listed():
+    """emotions/sois is 0.161 ± 0.04 as printed; our repeats: 0.170 with std 0.004 (ddof 0, 10 repeats →
+    ddof 1: 0.00422): 0.009 > 2·0.00422 + 0.0005 → no; 0.165 → |0.004| ≤ 0.00893 → yes."""
+    rows = [("emotions", "sois", "pair_zero_share", 0.170, 0.004), ("emotions", "sois_skml", "pair_zero_share", 0.165, 0.004),
+            ("emotions", "sois", "pair_zero_share_std", 0.04, 0.001), ("emotions", "kfold", "pair_zero_share", 0.285, 0.0)]
+    ours = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
+    report = reproduction("szymanski2017", pd.DataFrame(), ours, 10, ["kfold", "sois", "sois_skml"])
+    judged = report[report["measure"] != ""].set_index(["stratifier", "measure"])
+    assert not judged.loc[("sois", "pair_zero_share"), "agrees"]
+    assert judged.loc[("sois_skml", "pair_zero_share"), "agrees"]
+    assert judged.loc[("sois", "pair_zero_share_std"), "agrees"]          # 0.04 printed, ours 0.04
+    assert judged.loc[("kfold", "pair_zero_share"), "agrees"]  # deterministic windows: equal to the printed digit
+    assert "scikit-multilearn's sois" in judged.loc[("sois_skml", "pair_zero_share"), "note"]
+    assert judged.loc[("sois", "pair_zero_share"), "published"] == pytest.approx(0.161)
+    missing = report.loc[report["measure"] == "", "dataset"].tolist()
+    assert "mediamill" in missing and "rcv1subset3" in missing and "emotions" not in missing
+    line = summary_lines(report)[0]
+    assert line.startswith("Szymański Table 1: 3 of 4 cells agree") and "; 1 do not;" in line
+    assert "datasets not available: " in line and "delicious" in line  # not in this (hand-made) study
+
+
+def test_tiittanen_table2_compares_each_method_with_its_own_row():
+    """bibtex IS: LD 0.0007, rLD 0.0604 printed; our iterative_skml over 10 repeats: LD 0.00068 ± 0.00002
+    (band 2·0.0000211·√0.2 + 0.00005 ≈ 0.0000689 ≥ 0.00002 → yes); rLD 0.103 (≫ band → no)."""
+    rows = [("bibtex", "iterative_skml", "LD", 0.00068, 0.00002), ("bibtex", "iterative_skml", "rLD", 0.103, 0.002),
+            ("bibtex", "random", "ED", 0.0, 0.0), ("bibtex", "optisplit_rld", "DCP", 0.0073, 0.0001)]
+    ours = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
+    runtime = pd.DataFrame([("bibtex", "iterative_skml", r, 0.01) for r in range(10)],
+                           columns=["dataset", "stratifier", "repeat", "seconds"])
+    report = reproduction("tiittanen2021", pd.DataFrame(), ours, 5, ["iterative_skml", "random", "optisplit_rld"],
+                          runtime=runtime)
+    judged = report[report["measure"] != ""].set_index(["stratifier", "measure"])
+    assert judged.loc[("iterative_skml", "LD"), "agrees"] and not judged.loc[("iterative_skml", "rLD"), "agrees"]
+    assert judged.loc[("random", "ED"), "agrees"] and judged.loc[("optisplit_rld", "DCP"), "agrees"]
+    assert judged.loc[("iterative_skml", "runtime_s"), "published"] == 1 and pd.isna(judged.loc[("iterative_skml", "runtime_s"), "agrees"])
+    assert "scikit-multilearn's IS" in judged.loc[("iterative_skml", "LD"), "note"]
+    line = summary_lines(report)[0]
+    assert line.startswith("Tiittanen Table 2: 3 of 4 cells agree") and "CC" in line and "mediamill" in line

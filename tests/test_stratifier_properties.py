@@ -1,27 +1,44 @@
-"""Properties every registered stratifier must have (hypothesis), and the scikit-learn contract."""
+"""Properties every registered stratifier must have (hypothesis), and the scikit-learn contract.
+
+The guarantees of ``MultilabelStratifier`` (its docstring): a partition; every test fold non-empty when
+k ≤ n; n·r_j ± 1 examples per subset for the ``equal_sizes`` methods; holdout sides rounded as
+scikit-learn rounds them — over random small label matrices and degenerate ones (all zeros, all ones,
+one row per label, n = k).
+"""
+import math
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sklearn.model_selection import cross_validate
+from sklearn.model_selection import ShuffleSplit, cross_validate
 from sklearn.neighbors import KNeighborsClassifier
 
 from stratbench import stratifiers
 
 ALL = ["random", "kfold", "labelset", "iterative", "sois", "optisplit_rld", "optisplit_dcp", "ss", "pmbsrs"]
 DETERMINISTIC = {"kfold"}
-# the largest difference between two fold sizes each method guarantees (None: no bound but a partition)
-SIZE_SPREAD = {"random": lambda k: 1, "kfold": lambda k: 1, "labelset": lambda k: 1, "pmbsrs": lambda k: k}
+EQUAL_SIZES = {"random", "kfold", "labelset", "pmbsrs"}
+pytestmark = pytest.mark.filterwarnings("ignore:.*fewer positives than:UserWarning")
 
 
 @st.composite
 def label_matrices(draw, min_rows=2):
+    """Random 0/1 matrices, and the degenerate ones: all zeros, all ones, one row per label."""
     n = draw(st.integers(min_rows, 60))
     q = draw(st.integers(1, 8))
-    density = draw(st.floats(0.0, 0.7))
-    seed = draw(st.integers(0, 2**16))
-    Y = (np.random.default_rng(seed).random((n, q)) < density).astype(np.int8)
+    kind = draw(st.sampled_from(["random", "random", "random", "zeros", "ones", "one_per_label"]))
+    if kind == "zeros":
+        Y = np.zeros((n, q), dtype=np.int8)
+    elif kind == "ones":
+        Y = np.ones((n, q), dtype=np.int8)
+    elif kind == "one_per_label":
+        Y = np.eye(max(q, min_rows), q, dtype=np.int8)
+    else:
+        density = draw(st.floats(0.0, 0.7))
+        seed = draw(st.integers(0, 2**16))
+        Y = (np.random.default_rng(seed).random((n, q)) < density).astype(np.int8)
     return sp.csr_matrix(Y) if draw(st.booleans()) else Y
 
 
@@ -29,14 +46,9 @@ def test_every_method_is_registered():
     assert stratifiers.names() == sorted(ALL)
 
 
-@pytest.mark.parametrize("name", ALL)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(Y=label_matrices(), k=st.integers(2, 6), seed=st.integers(0, 2**31))
-def test_folds_partition_every_example(name, Y, k, seed):
+def check_partition(name, Y, k, seed, splitter=None):
     n = Y.shape[0]
-    if k > n:
-        return
-    splitter = stratifiers.get(name, n_splits=k, random_state=seed)
+    splitter = splitter or stratifiers.get(name, n_splits=k, random_state=seed)
     folds = splitter.fold_ids(Y)
     assert folds.shape == (n,) and folds.min() >= 0 and folds.max() < k
     tests = [test for _, test in splitter.split(None, Y)]
@@ -44,10 +56,54 @@ def test_folds_partition_every_example(name, Y, k, seed):
     assert sorted(np.concatenate(tests).tolist()) == list(range(n))
     for train, test in splitter.split(None, Y):
         assert len(np.intersect1d(train, test)) == 0 and len(train) + len(test) == n
-    if name in SIZE_SPREAD:
-        sizes = np.bincount(folds, minlength=k)
-        assert sizes.max() - sizes.min() <= SIZE_SPREAD[name](k)
+    sizes = np.bincount(folds, minlength=k)
+    assert sizes.min() >= 1, f"{name}: an empty test fold {sizes.tolist()}"
+    if name in EQUAL_SIZES:
+        assert np.all(np.abs(sizes - n / k) < 1), sizes.tolist()
     np.testing.assert_array_equal(folds, stratifiers.get(name, n_splits=k, random_state=seed).fold_ids(Y))
+    return folds
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(Y=label_matrices(), k=st.integers(2, 6), seed=st.integers(0, 2**31))
+def test_folds_partition_every_example_and_none_is_empty(name, Y, k, seed):
+    if k <= Y.shape[0]:
+        check_partition(name, Y, k, seed)
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(q=st.integers(1, 6), k=st.integers(2, 8), ones=st.booleans(), seed=st.integers(0, 2**31))
+def test_n_equal_to_k_gives_one_example_per_fold(name, q, k, ones, seed):
+    Y = np.full((k, q), int(ones), dtype=np.int8)
+    assert (np.bincount(check_partition(name, Y, k, seed), minlength=k) == 1).all()
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_no_empty_fold_where_methods_left_one_before(name):
+    """The cases of issue 9: SS on label-less rows, PMBSRS's remainders, optisplit on small data."""
+    for n, k in ((40, 4), (105, 10), (6, 5), (12, 5), (30, 5)):
+        for seed in range(4):
+            Y = (np.random.default_rng(seed).random((n, 4)) < 0.15).astype(int)
+            folds = check_partition(name, Y, k, seed)
+            if name == "pmbsrs" and (n, k) == (105, 10):
+                assert sorted(np.bincount(folds)) == [10] * 5 + [11] * 5  # not [15, 10, …, 10]
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(Y=label_matrices(min_rows=6), shares=st.lists(st.integers(1, 5), min_size=2, max_size=4),
+       seed=st.integers(0, 2**31))
+def test_unequal_fold_shares(name, Y, shares, seed):
+    n, k = Y.shape[0], len(shares)
+    splitter = stratifiers.get(name, fold_shares=shares, random_state=seed)
+    assert splitter.get_n_splits() == k
+    folds = splitter.fold_ids(Y)
+    sizes = np.bincount(folds, minlength=k)
+    assert sizes.min() >= 1 and sizes.sum() == n
+    if name in EQUAL_SIZES:
+        assert np.all(np.abs(sizes - n * np.array(shares) / sum(shares)) < 1), (sizes.tolist(), shares)
 
 
 @pytest.mark.parametrize("name", sorted(set(ALL) - DETERMINISTIC))
@@ -59,14 +115,42 @@ def test_different_seeds_give_different_folds(name, Y, k):
 
 
 @pytest.mark.parametrize("name", ALL)
-def test_holdout_mode(name):
+def test_repeated_holdout_rounds_as_scikit_learn(name):
+    """n_splits distinct seeded splits; test ⌈0.3·301⌉ = 91 rows exactly for the equal-size methods,
+    about that for the others, like ShuffleSplit's."""
     rng = np.random.default_rng(5)
-    Y = sp.csr_matrix((rng.random((300, 6)) < 0.2).astype(int))
-    splitter = stratifiers.get(name, test_size=0.3, random_state=1)
-    assert splitter.get_n_splits() == 1
-    (train, test), = list(splitter.split(None, Y))
-    assert len(train) + len(test) == 300 and len(np.intersect1d(train, test)) == 0
-    assert abs(len(test) / 300 - 0.3) < 0.06
+    Y = sp.csr_matrix((rng.random((301, 6)) < 0.2).astype(int))
+    splitter = stratifiers.get(name, n_splits=4, test_size=0.3, random_state=1)
+    assert splitter.get_n_splits() == 4
+    pairs = list(splitter.split(None, Y))
+    n_train, n_test = next(ShuffleSplit(test_size=0.3).split(np.zeros(301)))
+    assert len(pairs) == 4 and len(n_test) == 91
+    for train, test in pairs:
+        assert len(train) + len(test) == 301 and len(np.intersect1d(train, test)) == 0
+        assert abs(len(test) - 91) <= (0 if name in EQUAL_SIZES else 18)
+    assert len({test.tobytes() for _, test in pairs}) == (1 if name in DETERMINISTIC else 4)  # distinct repeats
+    again = [test for _, test in stratifiers.get(name, n_splits=4, test_size=0.3, random_state=1).split(None, Y)]
+    assert all(np.array_equal(a, b) for a, b in zip(again, [t for _, t in pairs]))
+    first = stratifiers.get(name, n_splits=1, test_size=0.3, random_state=1).fold_ids(Y)
+    np.testing.assert_array_equal(np.flatnonzero(first == 1), pairs[0][1])
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_holdout_counts_train_size_and_empty_sides(name):
+    Y = (np.random.default_rng(2).random((50, 3)) < 0.3).astype(int)
+    ids = stratifiers.get(name, n_splits=1, test_size=10, train_size=30, random_state=0).fold_ids(Y)
+    counts = {v: int((ids == v).sum()) for v in (-1, 0, 1)}
+    if name in EQUAL_SIZES:
+        assert counts == {-1: 10, 0: 30, 1: 10}
+    assert all(c >= 1 for c in counts.values()) and sum(counts.values()) == 50
+    # n=5, test_size=0.1: ⌈0.5⌉ = 1 test row (it was 0 before); n=2, 0.9: ⌈1.8⌉ = 2 leaves no training row
+    small = stratifiers.get(name, n_splits=3, test_size=0.1, random_state=0)
+    for train, test in small.split(None, np.zeros((5, 2))):
+        assert len(test) >= 1 and len(train) >= 1 and (len(test) == 1 or name not in EQUAL_SIZES)
+    with pytest.raises(ValueError, match="train set would be empty"):
+        stratifiers.get(name, test_size=0.9, random_state=0).fold_ids(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="train set would be empty"):
+        stratifiers.get(name, train_size=0.2, random_state=0).fold_ids(np.zeros((3, 2)))  # ⌊0.6⌋ = 0
 
 
 @pytest.mark.parametrize("name", ALL)

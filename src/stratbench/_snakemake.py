@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import resource
 import sys
+import time
 from pathlib import Path
 
 
@@ -27,13 +30,66 @@ def use_import_paths(paths) -> None:
 
 def setup(smk) -> None:
     """Start of every script: log to the rule's log file; make the user's method modules importable;
-    draw figures off screen (read by matplotlib when a figure script imports it)."""
+    draw figures off screen (read by matplotlib when a figure script imports it); at exit, log the
+    job's exact wall and CPU time (see :func:`usage_line`)."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     log_to(smk.log[0])
+    sys.excepthook = _one_line_for_user_errors
     use_import_paths(smk.config.get("import_paths"))
+    atexit.register(lambda: print(usage_line(smk.rule, dict(smk.wildcards.items()), smk.threads), file=sys.stderr))
+
+
+def _one_line_for_user_errors(kind, value, traceback):
+    """A user's error (a bad file or value, :class:`StratbenchError`) ends the job with its message
+    alone; anything else with the full traceback."""
+    from stratbench import StratbenchError
+
+    if isinstance(value, StratbenchError):
+        print(f"error: {value}", file=sys.stderr)
+    else:
+        sys.__excepthook__(kind, value, traceback)
+
+
+def usage_line(rule: str, wildcards: dict, threads: int) -> str:
+    """``stratbench-usage rule=… <wildcards> threads=… wall_s=… cpu_s=… max_rss_mb=…``: the process's
+    wall time since it started and the CPU time of it and its finished children (worker processes
+    included). Snakemake's benchmark files sample CPU every 0.5 s, then every 30 s, and lose the last
+    interval, so they under-count jobs shorter than a few minutes; this line does not."""
+    import psutil
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    wall = time.time() - psutil.Process().create_time()
+    keys = " ".join(f"{k}={v}" for k, v in wildcards.items())
+    return (f"stratbench-usage rule={rule} {keys} threads={threads} wall_s={wall:.3f} cpu_s={cpu:.3f} "
+            f"max_rss_mb={max(me.ru_maxrss, children.ru_maxrss) / 1024:.0f}")
 
 
 def build(registry_module, name: str, spec: dict, **fixed):
     """Instantiate a method from its config entry: ``class`` (default ``name``) and ``params``."""
     params = {**spec.get("params", {}), **fixed}
     return registry_module.get(spec.get("class", name), **params)
+
+
+def failed_log_tails(snakemake_log: str, lines: int = 15) -> str:
+    """The last ``lines`` lines of the log of every job that failed, found in Snakemake's own log
+    (``Error in rule …`` blocks name them): printed by the Snakefile's ``onerror`` so that a failed job
+    shows why on screen without ``--show-failed-logs``."""
+    logs, in_error = [], False
+    paths = [snakemake_log] if isinstance(snakemake_log, (str, Path)) else list(snakemake_log)
+    text = "\n".join(Path(p).read_text(errors="replace") for p in paths if Path(p).is_file())
+    for line in text.splitlines():
+        if line.startswith("Error in rule"):
+            in_error = True
+        elif in_error and line.strip().startswith("log:"):
+            for path in line.split("log:", 1)[1].split("(check log")[0].split(","):
+                if path.strip() and path.strip() not in logs:
+                    logs.append(path.strip())
+            in_error = False
+    out = []
+    for path in logs:
+        p = Path(path)
+        tail = p.read_text(errors="replace").splitlines()[-lines:] if p.is_file() else ["(no log written)"]
+        out.append(f"--- last lines of {path} ---\n" + "\n".join(tail))
+    return "\n".join(out)

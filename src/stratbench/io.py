@@ -1,7 +1,8 @@
 """Atomic, byte-deterministic writers for the pipeline's outputs.
 
 Every output is written to a temporary file in the destination folder and renamed over the target,
-so an interrupted job never leaves a partial file. ``.npz`` files are written with a fixed zip
+so an interrupted job never leaves a partial file; the next write of the same file removes the
+temporary file a killed writer (SIGKILL) could not. ``.npz`` files are written with a fixed zip
 timestamp (``numpy.savez`` stamps the current time), so the same arrays give the same bytes.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import io
 import os
 import tempfile
@@ -33,6 +35,9 @@ def atomic_path(path: str | os.PathLike):
     """Yield a temporary path beside ``path``; rename it onto ``path`` if the block succeeds."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):  # left by a killed writer (SIGKILL)
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:

@@ -42,6 +42,33 @@ PAPERS = {
         "datasets": {"tmc2007-500": "tmc2007"},
         "groups": {"labelsets_per_example<=0.1": ["scene", "emotions", "tmc2007", "genbase", "yeast", "medical"],
                    "labelsets_per_example>=0.39": ["bibtex", "enron", "corel5k", "imageclef2010", "delicious"]},
+        "tables": {"table1": ("sechidis2011_table1_datasets.csv", None),
+                   "table2": ("sechidis2011_table2_fold_statistics.csv", {m: str for m in ("ED", "LD", "FZ", "FLZ")}),
+                   "tables4_5": ("sechidis2011_tables4_5_cv_estimates.csv", None),
+                   "ranks": ("sechidis2011_average_ranks_of_std.csv", None)},
+    },
+    "szymanski2017": {
+        "citation": "P. Szymański, T. Kajdanowicz. A Network Perspective on Stratification of Multi-Label Data. "
+                    "LIDTA 2017, PMLR 74, pp. 22–35.",
+        # ours -> the paper's row; the paper ran IS and SOIS from scikit-multilearn (our *_skml rows)
+        "stratifiers": {"kfold": "kfold", "labelset": "labelset", "iterative": "iterative", "sois": "sois",
+                        "iterative_skml": "iterative", "sois_skml": "sois"},
+        "library_rows": {"iterative", "sois"},
+        "datasets": {},
+        "unavailable": "not in the MULAN mirror (registry entry without a pinned sha256)",
+        "tables": {"table1": ("szymanski2017_table1_pairs_without_evidence.csv", {"mean": str, "std": str})},
+    },
+    "tiittanen2021": {
+        "citation": "O. Tiittanen, L. Holm, P. Törönen. Novel split quality measures for stratified multilabel "
+                    "cross validation with application to large and sparse gene ontology datasets. 2021.",
+        "stratifiers": {"optisplit_rld": "optisplit-rLD", "optisplit_dcp": "optisplit-DCP", "sois": "SOIS",
+                        "sois_skml": "SOIS", "iterative": "IS", "iterative_skml": "IS", "ss": "SS",
+                        "random": "random", "pmbsrs": "PMBSRS"},
+        "library_rows": {"IS", "SOIS"},
+        "datasets": {},
+        "unavailable": "not available: mediamill is not in the MULAN mirror; CC, MF, BP (the authors' GO data) and "
+                       "Wiki10-31K are not public (go_cc_size is a random matrix of CC's size, not CC)",
+        "tables": {"table2": ("tiittanen2021_table2_split_quality.csv", {m: str for m in ("ED", "LD", "DCP", "rLD")})},
     },
 }
 
@@ -52,6 +79,9 @@ CRITERIA = {
     "Table 4": "our mean within the published mean ± std; NaN only with NaN",
     "Table 5": "our mean within the published mean ± std; NaN only with NaN",
     "Average ranks of the std": "equal to the printed decimal (±0.05) where the group has the paper's datasets",
+    "Szymański Table 1": "within 2 × our std over repeats plus half the published last digit (one published CV)",
+    "Tiittanen Table 2": "within 2 standard errors of the difference of two means, 2·s·√(1/r + 1/10) with s our "
+                         "std over r repeats, plus half the published last digit; runtimes are not judged",
 }
 
 
@@ -61,16 +91,11 @@ def _read(name: str, dtype=None) -> pd.DataFrame:
 
 
 def published(paper: str) -> dict[str, pd.DataFrame]:
-    """The published tables of ``paper`` (files ``data/published/<paper>_*.csv``; only ``sechidis2011``
-    ships today). Table 2 is read as text, so that the printed precision is known."""
+    """The published tables of ``paper`` (``data/published/<paper>_*.csv``). Columns whose printed
+    precision matters (Sechidis Table 2, Szymański Table 1, Tiittanen Table 2) are read as text."""
     if paper not in PAPERS:
         raise KeyError(f"no published tables for {paper!r}; known: {', '.join(PAPERS)}")
-    return {
-        "table1": _read(f"{paper}_table1_datasets.csv"),
-        "table2": _read(f"{paper}_table2_fold_statistics.csv", dtype={m: str for m in ("ED", "LD", "FZ", "FLZ")}),
-        "tables4_5": _read(f"{paper}_tables4_5_cv_estimates.csv"),
-        "ranks": _read(f"{paper}_average_ranks_of_std.csv"),
-    }
+    return {key: _read(name, dtype) for key, (name, dtype) in PAPERS[paper]["tables"].items()}
 
 
 def _half_unit(printed: str) -> float:
@@ -197,12 +222,101 @@ def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier
     return _rows(table="Average ranks of the std", **frame)
 
 
+def _within_repeats(ours: float, spread: float, repeats: int, printed: str, published_runs: int | None = None):
+    """(agrees, note): |ours − published| within 2 × our std over ``repeats`` (of a single published
+    run), or within 2 standard errors of the difference of two means (``published_runs`` runs), plus
+    half the printed last digit; undetermined with one repeat."""
+    if repeats < 2 or np.isnan(spread):
+        return pd.NA, "undetermined: one repeat, no spread"
+    s = spread * np.sqrt(repeats / (repeats - 1))  # ddof 1
+    band = 2 * s if published_runs is None else 2 * s * np.sqrt(1 / repeats + 1 / published_runs)
+    return abs(ours - float(printed)) <= band + _half_unit(printed) + 1e-12, band
+
+
+def _unavailable(table: str, paper_rows: pd.DataFrame, ours: set, reason: str) -> pd.DataFrame:
+    missing = [d for d in dict.fromkeys(paper_rows["dataset"]) if d not in ours]
+    return _rows(table=[table] * len(missing), dataset=missing, measure=[""] * len(missing),
+                 agrees=[pd.NA] * len(missing), note=[reason] * len(missing))
+
+
+def _library_note(spec: dict, ours_name: str, paper_name: str) -> str:
+    if paper_name not in spec.get("library_rows", ()):
+        return ""
+    kind = "the same code path (scikit-multilearn compatible)" if ours_name.endswith("_skml") else \
+        "our implementation as published"
+    return f"published row ran scikit-multilearn's {paper_name}; ours: {kind}"
+
+
+def compare_pairs_without_evidence(fold_quality: pd.DataFrame, table1: pd.DataFrame, spec: dict) -> pd.DataFrame:
+    """Szymański Table 1: the mean (over folds) share of label pairs without positive evidence in a
+    test fold, and its std over folds, each against our repeats (the paper printed one 10-fold CV)."""
+    summary = fold_quality.set_index(["dataset", "stratifier", "measure"])
+    out = []
+    for _, row in table1.iterrows():
+        for ours_name, paper_name in spec["stratifiers"].items():
+            if paper_name != row["stratification"]:
+                continue
+            for measure, column in (("pair_zero_share", "mean"), ("pair_zero_share_std", "std")):
+                key = (row["dataset"], ours_name, measure)
+                if key not in summary.index:
+                    continue
+                a, spread = float(summary.loc[key, "mean"]), float(summary.loc[key, "std"])
+                repeats = int(summary.loc[key, "repeats"]) if "repeats" in summary else 1
+                agrees, band = _within_repeats(a, spread, repeats, row[column])
+                note = "; ".join(n for n in (f"published {column} over folds", _library_note(spec, ours_name, paper_name))
+                                 if n)
+                out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure=measure, ours=a,
+                                ours_std=spread, published=float(row[column]), agrees=agrees, note=note))
+    frame = _rows(table="Szymański Table 1", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours",
+                                                                            "ours_std", "published", "agrees", "note"]))
+    present = set(fold_quality["dataset"])
+    return pd.concat([frame, _unavailable("Szymański Table 1", table1, present, spec["unavailable"])], ignore_index=True)
+
+
+def compare_split_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, spec: dict,
+                          runtime: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Tiittanen Table 2: ED, LD, DCP, rLD (mean over 10 runs of 5-fold splits) against the mean over
+    our repeats; the runtime shown beside, not judged (another machine)."""
+    summary = fold_quality.set_index(["dataset", "stratifier", "measure"])
+    seconds = runtime.groupby(["dataset", "stratifier"])["seconds"].mean() if runtime is not None else None
+    out = []
+    for _, row in table2.iterrows():
+        for ours_name, paper_name in spec["stratifiers"].items():
+            if paper_name != row["method"]:
+                continue
+            note = _library_note(spec, ours_name, paper_name)
+            for measure in ("ED", "LD", "DCP", "rLD"):
+                key = (row["dataset"], ours_name, measure)
+                if key not in summary.index or pd.isna(row[measure]):
+                    continue
+                a, spread = float(summary.loc[key, "mean"]), float(summary.loc[key, "std"])
+                repeats = int(summary.loc[key, "repeats"]) if "repeats" in summary else 1
+                agrees, _ = _within_repeats(a, spread, repeats, row[measure], published_runs=10)
+                out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure=measure, ours=a, ours_std=spread,
+                                published=float(row[measure]), agrees=agrees, note=note))
+            if seconds is not None and (row["dataset"], ours_name) in seconds.index:
+                out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure="runtime_s",
+                                ours=float(seconds.loc[(row["dataset"], ours_name)]), ours_std=np.nan,
+                                published=float(row["runtime_s"]), agrees=pd.NA,
+                                note="not judged: the authors' machine and implementation"))
+    frame = _rows(table="Tiittanen Table 2", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours",
+                                                                            "ours_std", "published", "agrees", "note"]))
+    present = set(fold_quality["dataset"])
+    return pd.concat([frame, _unavailable("Tiittanen Table 2", table2, present, spec["unavailable"])], ignore_index=True)
+
+
 def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_splits: int,
                  stratifiers: list[str], summary: pd.DataFrame | None = None,
-                 ranks: pd.DataFrame | None = None, groups: dict | None = None) -> pd.DataFrame:
+                 ranks: pd.DataFrame | None = None, groups: dict | None = None,
+                 runtime: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every comparable cell of ``paper``'s tables: ours, published, difference, agreement.
-    ``groups``: the study's dataset groups of the average ranks (to judge which rank rows compare)."""
+    ``groups``: the study's dataset groups of the average ranks (to judge which rank rows compare);
+    ``runtime``: the stratifiers' wall times (shown beside Tiittanen's)."""
     spec, pub = PAPERS[paper], published(paper)
+    if paper == "szymanski2017":
+        return _finish(compare_pairs_without_evidence(fold_quality, pub["table1"], _only(spec, stratifiers)))
+    if paper == "tiittanen2021":
+        return _finish(compare_split_quality(fold_quality, pub["table2"], _only(spec, stratifiers), runtime))
     names = {s: spec["stratifiers"][s] for s in stratifiers if s in spec["stratifiers"]}
     parts = [compare_datasets(stats, pub["table1"], spec["datasets"]),
              compare_fold_quality(fold_quality, pub["table2"], n_splits, names, spec["datasets"])]
@@ -220,21 +334,34 @@ def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_
             paper_groups = {**spec["groups"], "all": [d for m in spec["groups"].values() for d in m]}
             paper_over = _group_datasets(paper_groups, paper_datasets)
         parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over))
-    out = pd.concat([p for p in parts if not p.empty], ignore_index=True) if any(not p.empty for p in parts) \
-        else _rows(table=[])
-    out["difference"] = out["ours"] - out["published"]
-    return out
+    return _finish(pd.concat([p for p in parts if not p.empty], ignore_index=True) if any(not p.empty for p in parts)
+                   else _rows(table=[]))
+
+
+def _only(spec: dict, stratifiers: list[str]) -> dict:
+    """``spec`` with only the study's stratifiers."""
+    return {**spec, "stratifiers": {s: p for s, p in spec["stratifiers"].items() if s in stratifiers}}
+
+
+def _finish(report: pd.DataFrame) -> pd.DataFrame:
+    report["agrees"] = report["agrees"].astype("boolean")
+    report["difference"] = report["ours"] - report["published"]
+    return report
 
 
 def summary_lines(report: pd.DataFrame) -> list[str]:
     """One line per table: how many comparable cells agree."""
     lines = []
     for table, part in report.groupby("table", sort=False):
-        agree, differ = int(part["agrees"].eq(True).sum()), int(part["agrees"].eq(False).sum())
-        undetermined = len(part) - agree - differ
+        unavailable = part.loc[part["measure"] == "", "dataset"].tolist()
+        cells = part[~part["measure"].isin(["", "runtime_s"])]  # runtimes are shown, not judged
+        agree, differ = int(cells["agrees"].eq(True).sum()), int(cells["agrees"].eq(False).sum())
+        undetermined = len(cells) - agree - differ
         criterion = next((c for prefix, c in CRITERIA.items() if table.startswith(prefix)), "")
-        line = f"{table}: {agree} of {len(part)} cells agree ({criterion}); {differ} do not"
-        lines.append(line + (f"; {undetermined} undetermined." if undetermined else "."))
+        line = f"{table}: {agree} of {len(cells)} cells agree ({criterion}); {differ} do not"
+        line += f"; {undetermined} undetermined" if undetermined else ""
+        line += f"; datasets not available: {', '.join(unavailable)}" if unavailable else ""
+        lines.append(line + ".")
     return lines
 
 

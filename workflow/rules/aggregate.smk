@@ -3,6 +3,12 @@ rule gather_scores:
         score_files(),
     output:
         f"{RESULTS}/tables/scores.csv",
+    benchmark:
+        f"{RESULTS}/benchmarks/gather_scores.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("gather_scores", "mem_mb"),
+        runtime=asked("gather_scores", "runtime"),
     conda:
         ENV
     log:
@@ -24,6 +30,12 @@ rule summarise_scores:
     params:
         groups=GROUPS,
         alpha=ALPHA,
+    benchmark:
+        f"{RESULTS}/benchmarks/summarise_scores.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("summarise_scores", "mem_mb"),
+        runtime=asked("summarise_scores", "runtime"),
     conda:
         ENV
     log:
@@ -53,6 +65,12 @@ rule paper_tables:
         names=PAPER_TABLES,
         study=STUDY,
         stratifiers=list(STRATIFIERS),
+    benchmark:
+        f"{RESULTS}/benchmarks/paper_tables.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("paper_tables", "mem_mb"),
+        runtime=asked("paper_tables", "runtime"),
     conda:
         ENV
     log:

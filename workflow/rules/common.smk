@@ -3,16 +3,17 @@ import re
 import sys
 from pathlib import Path
 
-from snakemake.utils import validate
-
-from stratbench import StratbenchError, classifiers, stratifiers
+from stratbench import classifiers, cost, stratifiers, study
 from stratbench._snakemake import use_import_paths
 from stratbench.datasets import registry
+from stratbench.datasets.local import file_list as local_files
 from stratbench.seeds import split_seed
 from stratbench.stats import with_all_group
 
 
-validate(config, "../schemas/config.schema.yaml")
+# the schema (one line naming a bad key), then what it cannot check (datasets, n_splits, methods and
+# their parameters): every config error stops here, before any job runs
+study.validate_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
 
 STUDY = config["study"]
 RESULTS = f"results/{STUDY}"
@@ -32,41 +33,19 @@ REPRODUCES = config.get("reproduces")
 use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
 
 
-GENERATED = ("synthetic", "random_labels")  # dataset kinds made locally
+GENERATED = study.GENERATED
 
 
 def mulan_name(dataset):
     """Registry name of a MULAN dataset of the config, None for a generated one."""
-    spec = DATASETS[dataset]
-    return None if any(kind in spec for kind in GENERATED) else spec.get("mulan", dataset)
+    return study.mulan_name(config, dataset)
 
 
-def _check_config():
-    """Names that the schema cannot check: datasets in the registry, methods that resolve."""
-    for d in DATASETS:
-        m = mulan_name(d)
-        if m is not None and m not in registry.names():
-            raise StratbenchError(
-                f"config: dataset {d!r} is not a MULAN dataset of the registry "
-                f"({', '.join(registry.names())}) and has no 'synthetic' entry"
-            )
-        if m is None and d in registry.names():
-            raise StratbenchError(f"config: synthetic dataset {d!r} shadows the MULAN dataset of that name")
-    for kind, methods, reg in (("stratifier", STRATIFIERS, stratifiers), ("classifier", CLASSIFIERS, classifiers)):
-        for name, spec in methods.items():
-            try:
-                reg.resolve(spec.get("class", name))
-            except StratbenchError as exc:
-                raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
-    for group, members in config.get("dataset_groups", {}).items():
-        unknown = sorted(set(members) - set(DATASETS))
-        if unknown:
-            raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
-
-
-_check_config()
+study.check_config(config)
 
 MULAN_USED = sorted({mulan_name(d) for d in DATASETS} - {None})
+GENERATED_USED = [d for d in DATASETS if study.generated_spec(config, d)]
+LOCAL_USED = [d for d in DATASETS if study.local_spec(config, d)]  # a user's own files
 
 
 def _alternatives(names):
@@ -80,6 +59,18 @@ wildcard_constraints:
     repeat=r"\d+",
     mulan=_alternatives(MULAN_USED),
     subject=_alternatives([*CLASSIFIERS, "fold_quality"]),
+
+
+# Every job asks for memory and time: from `python -m stratbench estimate` when it has been run for
+# this study (results/<study>/estimate/jobs.csv), else from the dataset's shape (stratbench.cost).
+ESTIMATE = cost.read_estimate(f"{RESULTS}/estimate/jobs.csv")
+
+
+def asked(rule, what):
+    """A ``resources:`` callable: the ``mem_mb`` or ``runtime`` (minutes) a job of ``rule`` asks for."""
+    index = {"mem_mb": 0, "runtime": 1}[what]
+    return lambda wildcards, input, threads: cost.rule_resources(rule, wildcards, input, threads, config,
+                                                                 ESTIMATE)[index]
 
 
 ENV = "../envs/stratbench.yaml"  # used with --sdm conda; by default jobs run in the current environment
@@ -111,19 +102,9 @@ def method_sources(reg, name, spec):
     return sorted(files)
 
 
-def dataset_labels(dataset):
-    """Number of labels of a dataset of the config (from its definition or the registry)."""
-    spec = DATASETS[dataset]
-    for kind in GENERATED:
-        if kind in spec:
-            return spec[kind]["labels"]
-    return registry.entry(mulan_name(dataset)).labels
-
-
 def classifier_datasets(classifier):
     """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
-    limit = CLASSIFIERS[classifier].get("max_labels")
-    return [d for d in DATASETS if limit is None or dataset_labels(d) <= limit]
+    return study.classifier_datasets(config, classifier)
 
 
 def score_files():
@@ -181,7 +162,9 @@ def reproduction_inputs(wildcards):
     tables = f"{RESULTS}/tables"
     inputs = dict(statistics=f"{tables}/dataset_statistics.csv", fold_quality=f"{tables}/fold_quality_summary.csv",
                   code=code("reproduction.py"))
-    if CLASSIFIERS:
+    if REPRODUCES == "tiittanen2021":
+        inputs["runtime"] = f"{tables}/stratifier_runtime.csv"
+    if CLASSIFIERS and REPRODUCES == "sechidis2011":  # the only paper with classifier tables
         inputs.update(summary=f"{tables}/summary.csv", ranks=f"{tables}/average_ranks.csv")
     return inputs
 

@@ -10,7 +10,12 @@ rule evaluate:
         spec=lambda w: CLASSIFIERS[w.classifier],
         forest=FOREST,
         base_seed=SEED,
+    benchmark:
+        f"{RESULTS}/benchmarks/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.tsv"
     threads: THREADS
+    resources:
+        mem_mb=asked("evaluate", "mem_mb"),
+        runtime=asked("evaluate", "runtime"),
     conda:
         ENV
     log:

@@ -6,6 +6,12 @@ rule plot_std_by_stratifier:
         png=report(f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.png", caption="../report/std_by_stratifier.rst",
                    category="Evaluation", subcategory="{classifier}", labels={"figure": "std over folds", "classifier": "{classifier}"}),
         pdf=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.pdf",
+    benchmark:
+        f"{RESULTS}/benchmarks/plot_std_by_stratifier/{{classifier}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("plot_std_by_stratifier", "mem_mb"),
+        runtime=asked("plot_std_by_stratifier", "runtime"),
     conda:
         ENV
     log:
@@ -22,6 +28,12 @@ rule plot_fold_distribution:
         png=report(f"{RESULTS}/figures/fold_distribution_{{classifier}}.png", caption="../report/fold_distribution.rst",
                    category="Evaluation", subcategory="{classifier}", labels={"figure": "values over folds", "classifier": "{classifier}"}),
         pdf=f"{RESULTS}/figures/fold_distribution_{{classifier}}.pdf",
+    benchmark:
+        f"{RESULTS}/benchmarks/plot_fold_distribution/{{classifier}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("plot_fold_distribution", "mem_mb"),
+        runtime=asked("plot_fold_distribution", "runtime"),
     conda:
         ENV
     log:
@@ -38,6 +50,12 @@ rule plot_rank_bars:
         png=report(f"{RESULTS}/figures/rank_bars_{{subject}}.png", caption="../report/rank_bars.rst",
                    category="Ranks and tests", labels={"figure": "average ranks", "of": "{subject}"}),
         pdf=f"{RESULTS}/figures/rank_bars_{{subject}}.pdf",
+    benchmark:
+        f"{RESULTS}/benchmarks/plot_rank_bars/{{subject}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("plot_rank_bars", "mem_mb"),
+        runtime=asked("plot_rank_bars", "runtime"),
     conda:
         ENV
     log:
@@ -54,6 +72,12 @@ rule plot_cd_diagrams:
         png=report(f"{RESULTS}/figures/critical_difference_{{subject}}.png", caption="../report/critical_difference.rst",
                    category="Ranks and tests", labels={"figure": "critical differences", "of": "{subject}"}),
         pdf=f"{RESULTS}/figures/critical_difference_{{subject}}.pdf",
+    benchmark:
+        f"{RESULTS}/benchmarks/plot_cd_diagrams/{{subject}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("plot_cd_diagrams", "mem_mb"),
+        runtime=asked("plot_cd_diagrams", "runtime"),
     conda:
         ENV
     log:
@@ -73,6 +97,12 @@ rule plot_label_shares:
         pdf=f"{RESULTS}/figures/label_shares_{{dataset}}.pdf",
     params:
         stratifiers=list(STRATIFIERS),
+    benchmark:
+        f"{RESULTS}/benchmarks/plot_label_shares/{{dataset}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("plot_label_shares", "mem_mb"),
+        runtime=asked("plot_label_shares", "runtime"),
     conda:
         ENV
     log:
@@ -89,6 +119,12 @@ rule plot_runtime:
         png=report(f"{RESULTS}/figures/stratifier_runtime.png", caption="../report/stratifier_runtime.rst",
                    category="Fold quality", labels={"figure": "stratifier runtime"}),
         pdf=f"{RESULTS}/figures/stratifier_runtime.pdf",
+    benchmark:
+        f"{RESULTS}/benchmarks/plot_runtime.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("plot_runtime", "mem_mb"),
+        runtime=asked("plot_runtime", "runtime"),
     conda:
         ENV
     log:

@@ -5,6 +5,12 @@ rule fold_quality:
         code=code("fold_quality.py", "stratifiers/_combinations.py"),
     output:
         f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    benchmark:
+        f"{RESULTS}/benchmarks/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("fold_quality", "mem_mb"),
+        runtime=asked("fold_quality", "runtime"),
     conda:
         ENV
     log:
@@ -21,6 +27,12 @@ rule gather_fold_quality:
         csv=f"{RESULTS}/tables/fold_quality.csv",
         summary=f"{RESULTS}/tables/fold_quality_summary.csv",
         md=f"{RESULTS}/tables/fold_quality_summary.md",
+    benchmark:
+        f"{RESULTS}/benchmarks/gather_fold_quality.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("gather_fold_quality", "mem_mb"),
+        runtime=asked("gather_fold_quality", "runtime"),
     conda:
         ENV
     log:
@@ -40,6 +52,12 @@ rule compare_fold_quality:
     params:
         groups=GROUPS,
         alpha=ALPHA,
+    benchmark:
+        f"{RESULTS}/benchmarks/compare_fold_quality.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("compare_fold_quality", "mem_mb"),
+        runtime=asked("compare_fold_quality", "runtime"),
     conda:
         ENV
     log:

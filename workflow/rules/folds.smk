@@ -11,6 +11,10 @@ rule make_folds:
         seed=lambda w: split_seed(SEED, w.dataset, int(w.repeat)),
     benchmark:
         f"{RESULTS}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("make_folds", "mem_mb"),
+        runtime=asked("make_folds", "runtime"),
     conda:
         ENV
     log:
@@ -26,6 +30,12 @@ rule gather_runtime:
     output:
         csv=f"{RESULTS}/tables/stratifier_runtime.csv",
         md=f"{RESULTS}/tables/stratifier_runtime.md",
+    benchmark:
+        f"{RESULTS}/benchmarks/gather_runtime.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("gather_runtime", "mem_mb"),
+        runtime=asked("gather_runtime", "runtime"),
     conda:
         ENV
     log:

@@ -5,6 +5,12 @@ rule network_stability:
         code=code("network.py"),
     output:
         f"{RESULTS}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    benchmark:
+        f"{RESULTS}/benchmarks/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("network_stability", "mem_mb"),
+        runtime=asked("network_stability", "runtime"),
     conda:
         ENV
     log:
@@ -21,6 +27,12 @@ rule gather_network_stability:
         csv=f"{RESULTS}/tables/network_stability.csv",
         summary=f"{RESULTS}/tables/network_stability_summary.csv",
         md=f"{RESULTS}/tables/network_stability_summary.md",
+    benchmark:
+        f"{RESULTS}/benchmarks/gather_network_stability.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("gather_network_stability", "mem_mb"),
+        runtime=asked("gather_network_stability", "runtime"),
     conda:
         ENV
     log:

@@ -12,6 +12,12 @@ rule reproduction_report:
         n_splits=N_SPLITS,
         stratifiers=list(STRATIFIERS),
         groups=GROUPS,
+    benchmark:
+        f"{RESULTS}/benchmarks/reproduction_report.tsv"
+    threads: 1
+    resources:
+        mem_mb=asked("reproduction_report", "mem_mb"),
+        runtime=asked("reproduction_report", "runtime"),
     conda:
         ENV
     log:

@@ -3,18 +3,16 @@ from stratbench._snakemake import build, setup
 
 setup(snakemake)
 
-import numpy as np  # noqa: E402
 
 from stratbench import classifiers  # noqa: E402
 from stratbench.datasets import load_dataset  # noqa: E402
-from stratbench.evaluation import evaluate_folds  # noqa: E402
+from stratbench.evaluation import evaluate_folds, read_folds  # noqa: E402
 from stratbench.io import write_csv  # noqa: E402
 from stratbench.seeds import model_seed  # noqa: E402
 
 w = snakemake.wildcards
 ds = load_dataset(snakemake.input.data)
-with np.load(snakemake.input.folds) as z:
-    folds, n_splits = z["fold"].astype(np.int64), int(z["n_splits"])
+folds, n_splits = read_folds(snakemake.input.folds, ds.Y.shape[0])
 spec = {**snakemake.params.spec, "params": {**snakemake.params.forest, **snakemake.params.spec.get("params", {})}}
 
 
@@ -23,7 +21,7 @@ def make_classifier(fold):
     return build(classifiers, w.classifier, spec, n_jobs=snakemake.threads, random_state=seed)
 
 
-rows = evaluate_folds(ds.X, ds.Y, folds, n_splits, make_classifier)
+rows = evaluate_folds(ds.X, ds.Y, folds, n_splits, make_classifier, n_jobs=snakemake.threads)
 rows.insert(0, "dataset", w.dataset)
 rows.insert(1, "stratifier", w.stratifier)
 rows.insert(2, "repeat", int(w.repeat))

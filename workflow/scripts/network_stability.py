@@ -3,16 +3,16 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import numpy as np  # noqa: E402
 
 from stratbench.datasets import load_dataset  # noqa: E402
+from stratbench.evaluation import read_folds  # noqa: E402
 from stratbench.io import write_csv  # noqa: E402
 from stratbench.network import network_stability  # noqa: E402
 
 w = snakemake.wildcards
-with np.load(snakemake.input.folds) as z:
-    folds, n_splits = z["fold"].astype(np.int64), int(z["n_splits"])
-rows = network_stability(load_dataset(snakemake.input.data).Y, folds, n_splits)
+Y = load_dataset(snakemake.input.data).Y
+folds, n_splits = read_folds(snakemake.input.folds, Y.shape[0])
+rows = network_stability(Y, folds, n_splits)
 rows.insert(0, "dataset", w.dataset)
 rows.insert(1, "stratifier", w.stratifier)
 rows.insert(2, "repeat", int(w.repeat))

@@ -15,53 +15,59 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench.classifiers import register
-from stratbench.classifiers._base import MultiLabelClassifier
-
-
-def _positive_proba(model, X) -> np.ndarray:
-    if isinstance(model, float):
-        return np.full(X.shape[0], model)
-    return model.predict_proba(X)[:, list(model.classes_).index(1)]
+from stratbench.classifiers._base import ForestClassifier, column_targets
+from stratbench.classifiers._forests import ForestTask, positive_proba
 
 
 @register("clr")
-class CalibratedLabelRanking(MultiLabelClassifier):
+class CalibratedLabelRanking(ForestClassifier):
     def __init__(self, n_estimators=100, max_features="sqrt", n_jobs=1, random_state=None, soft=False,
                  **forest_params):
         super().__init__(n_estimators, max_features, n_jobs, random_state, **forest_params)
         self.soft = soft
 
-    def _fit_binary(self, X, y, seed):
-        positives = int(y.sum())
-        if positives in (0, len(y)):
-            return float(positives > 0)
-        return self.make_forest(seed).fit(X, y)
-
-    def fit(self, X, Y):
-        Y = sp.csc_matrix(Y).toarray().astype(bool)
-        n, q = Y.shape
+    def forest_tasks(self, Y):
+        """q calibration forests (label i against λ0), then one forest per pair (i < j) with training
+        rows, in the order (0,1), (0,2), …, (q−2, q−1); seeds in that order, pairs without rows
+        skipping theirs."""
+        q = Y.shape[1]
         self.n_labels_ = q
         seeds = self._seeds(q + q * (q - 1) // 2)
-        self.calibration_ = [self._fit_binary(X, Y[:, i].astype(np.int8), seeds[i]) for i in range(q)]
-        self.pairs_ = {}
+        targets = column_targets(Y)
+        tasks = [ForestTask(targets[i], self.make_forest(seeds[i])) for i in range(q)]
+        dense = sp.csc_matrix(Y).toarray().astype(bool)
+        self.pair_labels_ = []
         s = q
         for i in range(q):
             for j in range(i + 1, q):
-                rows = Y[:, i] != Y[:, j]
-                if rows.any():
-                    self.pairs_[i, j] = self._fit_binary(X[rows], Y[rows, i].astype(np.int8), seeds[s])
+                rows = np.flatnonzero(dense[:, i] != dense[:, j])
+                if len(rows):
+                    tasks.append(ForestTask(targets[i][rows], self.make_forest(seeds[s]), rows=rows))
+                    self.pair_labels_.append((i, j))
                 s += 1
+        return tasks
+
+    def fit(self, X, Y):
+        super().fit(X, Y)
+        q = self.n_labels_
+        self.calibration_ = self.forests_[:q]
+        self.pairs_ = dict(zip(self.pair_labels_, self.forests_[q:]))
         return self
 
-    def votes(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """(v: n × L label votes, v0: n virtual-label votes)."""
-        n, q = X.shape[0], self.n_labels_
-        votes = np.zeros((n, q))
-        for (i, j), model in self.pairs_.items():
-            prefers_i = _positive_proba(model, X) >= 0.5
+    def combine(self, outputs):
+        q = self.n_labels_
+        votes, virtual = self.votes_from(dict(zip(self.pair_labels_, outputs[q:])), outputs[:q])
+        return (votes >= virtual[:, None]).astype(np.int8), votes / q
+
+    def votes_from(self, pair_proba: dict, calibration_proba: list) -> tuple[np.ndarray, np.ndarray]:
+        """(v: n × L label votes, v0: n virtual-label votes) from P(λi ≻ λj) per pair and
+        P(λi relevant) per label."""
+        calibration = np.column_stack(calibration_proba)
+        votes = np.zeros(calibration.shape)
+        for (i, j), p in pair_proba.items():
+            prefers_i = p >= 0.5
             votes[:, i] += prefers_i
             votes[:, j] += ~prefers_i
-        calibration = np.column_stack([_positive_proba(m, X) for m in self.calibration_])
         if self.soft:
             votes += calibration
             virtual = (1.0 - calibration).sum(axis=1)
@@ -71,9 +77,11 @@ class CalibratedLabelRanking(MultiLabelClassifier):
             virtual = (~relevant).sum(axis=1).astype(float)
         return votes, virtual
 
-    def predict_scores(self, X) -> np.ndarray:
-        return self.votes(X)[0] / self.n_labels_
+    def votes(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """(v, v0) of the fitted ``pairs_`` and ``calibration_`` models on X."""
+        return self.votes_from({pair: positive_proba(m, X) for pair, m in self.pairs_.items()},
+                               [positive_proba(m, X) for m in self.calibration_])
 
-    def predict(self, X) -> np.ndarray:
+    def _predict_both(self, X):
         votes, virtual = self.votes(X)
-        return (votes >= virtual[:, None]).astype(np.int8)
+        return (votes >= virtual[:, None]).astype(np.int8), votes / self.n_labels_

@@ -9,39 +9,33 @@ the union (concatenation) of the LPs' labelsets and the scores are their per-lab
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from stratbench.classifiers import register
-from stratbench.classifiers._base import MultiLabelClassifier
-from stratbench.classifiers.label_powerset import LabelPowerset
+from stratbench.classifiers._base import ForestClassifier, forest_seeds
+from stratbench.classifiers.label_powerset import labelset_task
 from stratbench.network import label_partition
 
 
-class _Partitioned(MultiLabelClassifier):
+class _Partitioned(ForestClassifier):
     weighted = False
 
-    def fit(self, X, Y):
-        Y = sp.csc_matrix(Y)
+    def forest_tasks(self, Y):
         self.n_labels_ = Y.shape[1]
         self.communities_ = label_partition(Y, self.weighted)
-        seeds = self._seeds(len(self.communities_))
-        self.models_ = []
-        for community, seed in zip(self.communities_, seeds):
-            lp = LabelPowerset(self.n_estimators, self.max_features, self.n_jobs, int(seed), **self.forest_params)
-            self.models_.append(lp.fit(X, Y[:, list(community)].tocsr()))
-        return self
+        tasks = []
+        for community, seed in zip(self.communities_, self._seeds(len(self.communities_))):
+            # a community's forest is seeded as LabelPowerset(random_state=seed) seeds its one forest
+            forest = self.make_forest(forest_seeds(int(seed), 1)[0])
+            tasks.append(labelset_task(Y[:, list(community)].tocsr(), forest))
+        return tasks
 
-    def _assemble(self, X, method: str) -> np.ndarray:
-        out = np.zeros((X.shape[0], self.n_labels_))
-        for community, model in zip(self.communities_, self.models_):
-            out[:, list(community)] = getattr(model, method)(X)
-        return out
-
-    def predict_scores(self, X) -> np.ndarray:
-        return self._assemble(X, "predict_scores")
-
-    def predict(self, X) -> np.ndarray:
-        return self._assemble(X, "predict").astype(np.int8)
+    def combine(self, outputs):
+        n = outputs[0][0].shape[0]
+        predicted, scores = np.zeros((n, self.n_labels_), dtype=np.int8), np.zeros((n, self.n_labels_))
+        for community, (part_scores, part_predicted) in zip(self.communities_, outputs):
+            scores[:, list(community)] = part_scores
+            predicted[:, list(community)] = part_predicted
+        return predicted, scores
 
 
 @register("fg")

@@ -188,11 +188,15 @@ def read_arff(path: str | Path) -> ArffTable:
                         raise ValueError("sparse row without closing brace")
                     sparse_rows += 1
                     body = line[1:-1].strip()
+                    seen = set()
                     for item in body.split(",") if body else []:
                         idx_text, _, value = item.strip().partition(" ")
                         j = int(idx_text)
                         if not 0 <= j < n_attr:
                             raise ValueError(f"attribute index {j} out of range 0..{n_attr - 1}")
+                        if j in seen:  # Weka rejects it; summing the two values would be silent
+                            raise ValueError(f"attribute index {j} appears twice in a sparse row")
+                        seen.add(j)
                         value = value.strip().strip("'\"")
                         v = np.nan if value == "?" else convert[j](value)
                         if v != 0:

@@ -53,12 +53,23 @@ def source_of(remote: RemoteFile, mirror: str | None) -> str:
     return str(Path(mirror) / remote.path)
 
 
-def _download(url: str, dest: Path, timeout: float, retries: int, backoff: float) -> None:
+class IncompleteDownload(OSError):
+    """The connection ended before the announced (or pinned) number of bytes arrived."""
+
+
+def _download(url: str, dest: Path, timeout: float, retries: int, backoff: float, expected: int | None) -> None:
     last: Exception | None = None
     for attempt in range(retries + 1):
         try:
             with urllib.request.urlopen(url, timeout=timeout) as resp, open(dest, "wb") as out:
-                shutil.copyfileobj(resp, out, _CHUNK)
+                announced = resp.headers.get("Content-Length")
+                want = int(announced) if announced and announced.isdigit() else expected
+                got = 0
+                for block in iter(lambda: resp.read(_CHUNK), b""):
+                    out.write(block)
+                    got += len(block)
+            if want is not None and got < want:
+                raise IncompleteDownload(f"incomplete download: {got:,} of {want:,} bytes")
             return
         except urllib.error.HTTPError as exc:
             last = exc
@@ -68,6 +79,8 @@ def _download(url: str, dest: Path, timeout: float, retries: int, backoff: float
             last = exc
         if attempt < retries:
             time.sleep(backoff * 2**attempt)
+    if isinstance(last, IncompleteDownload):
+        raise FetchError(f"{url}: {last} (after {retries + 1} attempts); nothing was kept")
     raise FetchError(f"cannot download {url}: {last}")
 
 
@@ -85,11 +98,14 @@ def fetch(
     source = source_of(remote, mirror)
     with atomic_path(dest) as tmp:
         if _is_url(source):
-            _download(source, tmp, timeout, retries, backoff)
+            _download(source, tmp, timeout, retries, backoff, remote.bytes)
         else:
             if not Path(source).is_file():
                 raise FetchError(f"{source}: not found in the mirror {mirror}")
             shutil.copyfile(source, tmp)
+        size = tmp.stat().st_size
+        if remote.bytes is not None and size < remote.bytes:
+            raise FetchError(f"{source}: incomplete download: {size:,} of {remote.bytes:,} bytes; nothing was kept")
         digest = sha256_of(tmp)
         if remote.sha256 is None:
             raise FetchError(
@@ -101,3 +117,16 @@ def fetch(
                 f"{source}: sha256 mismatch for {remote.path}: expected {remote.sha256}, got {digest}"
             )
     return dest
+
+
+def verify(remote: RemoteFile, path: str | os.PathLike) -> None:
+    """Check a fetched file against its pinned sha256 before it is read: a file changed or cut short
+    after it was fetched stops with a message instead of being parsed."""
+    if remote.sha256 is None:
+        return
+    digest = sha256_of(path)
+    if digest != remote.sha256:
+        size = Path(path).stat().st_size
+        pinned = f" ({size:,} of {remote.bytes:,} bytes)" if remote.bytes and size != remote.bytes else ""
+        raise FetchError(f"{path}: does not match its pinned sha256{pinned}: expected {remote.sha256}, got "
+                         f"{digest}; it changed after it was fetched — delete it to fetch it again")

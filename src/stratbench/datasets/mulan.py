@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 from stratbench.datasets import registry
 from stratbench.datasets.arff import read_mulan
 from stratbench.datasets.core import MultiLabelDataset, load_dataset, save_dataset
-from stratbench.datasets.fetch import fetch, resolve_mirror
+from stratbench.datasets.fetch import fetch, resolve_mirror, verify
 
 CACHE_ENV = "STRATBENCH_CACHE"
 
@@ -21,6 +22,12 @@ def raw_paths(name: str, raw_dir: str | os.PathLike) -> list[Path]:
     """Where the files of dataset ``name`` live under ``raw_dir`` (``<raw_dir>/<name>/<file>``)."""
     e = registry.entry(name)
     return [Path(raw_dir) / name / f.name for f in e.files]
+
+
+def content_key(name: str) -> str:
+    """12 hex digits of the sha256 of the dataset's pinned file hashes."""
+    pins = "".join(f.sha256 or "unpinned" for f in registry.entry(name).files)
+    return hashlib.sha256(pins.encode()).hexdigest()[:12]
 
 
 def fetch_mulan(name: str, raw_dir: str | os.PathLike, mirror: str | None = None) -> list[Path]:
@@ -36,7 +43,10 @@ def fetch_mulan(name: str, raw_dir: str | os.PathLike, mirror: str | None = None
 
 
 def parse_mulan(name: str, files: list[Path]) -> MultiLabelDataset:
-    """Parse fetched files (data files then the label XML, as :func:`raw_paths` orders them)."""
+    """Parse fetched files (data files then the label XML, as :func:`raw_paths` orders them), each
+    checked against its pinned sha256 first."""
+    for remote, path in zip(registry.entry(name).files, files):
+        verify(remote, path)
     X, Y, label_names, feature_names = read_mulan(files[:-1], files[-1])
     expected = registry.entry(name).labels
     if Y.shape[1] != expected:
@@ -45,9 +55,10 @@ def parse_mulan(name: str, files: list[Path]) -> MultiLabelDataset:
 
 
 def load_mulan(name: str, cache_dir: str | os.PathLike | None = None, mirror: str | None = None):
-    """Load MULAN dataset ``name``: from the cache, else fetched, parsed and cached."""
+    """Load MULAN dataset ``name``: from the cache, else fetched, parsed and cached. The cache file is
+    keyed by the pinned sha256 of its files, so it never holds another version of the data."""
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    cached = cache_dir / "datasets" / f"{name}.npz"
+    cached = cache_dir / "datasets" / f"{name}-{content_key(name)}.npz"
     if not cached.exists():
         files = fetch_mulan(name, cache_dir / "raw", mirror)
         save_dataset(parse_mulan(name, files), cached)

@@ -28,6 +28,7 @@ class RemoteFile:
 class MulanEntry:
     name: str
     labels: int
+    examples: int
     label_file: RemoteFile
     data_files: tuple[RemoteFile, ...]
 
@@ -61,6 +62,7 @@ def entry(name: str) -> MulanEntry:
     return MulanEntry(
         name=name,
         labels=int(d["labels"]),
+        examples=int(d["examples"]),
         label_file=RemoteFile(**d["label_file"]),
         data_files=tuple(RemoteFile(**f) for f in d["data_files"]),
     )

@@ -1,25 +1,52 @@
-"""Common base of the multi-label stratifiers: a scikit-learn cross-validator over fold ids.
+"""Common base of the multi-label stratifiers: a scikit-learn cross-validator over subset ids.
 
-A stratifier computes one fold id (0…k−1) per example; fold j's test set is {x : fold(x) = j} and
-its training set the rest (ALGORITHMS.md notation: S_j is the test set of fold j). ``y`` may be
-dense or scipy.sparse; it is converted once to CSR int8 and checked to hold only 0/1.
+A stratifier computes one subset id per example; in k-fold mode subset j is the test set of fold j
+(ALGORITHMS.md notation: S_j) and its training set the rest; in holdout mode subset 0 is the training
+set and 1 the test set (and −1 the rows in neither, when ``train_size`` + ``test_size`` < 1).
+``y`` may be anything scikit-learn accepts as a label matrix (dense, scipy.sparse, pandas, lists,
+bool or nullable dtypes); it is checked and converted once to CSR int8 0/1.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import BaseCrossValidator
+from sklearn.utils import check_array
 from sklearn.utils.validation import _num_samples
 
 from stratbench import StratbenchError
 
 
 def as_label_matrix(y) -> sp.csr_matrix:
-    """``y`` as a CSR int8 0/1 matrix (n × L); a 1-d ``y`` is one label. Non-0/1 values stop."""
-    Y = sp.csr_matrix(y) if sp.issparse(y) else sp.csr_matrix(np.asarray(y).reshape(len(y), -1))
+    """``y`` as a CSR int8 0/1 matrix (n × L); a 1-d ``y`` is one label.
+
+    Anything that is not a non-empty 1-d or 2-d array of 0/1 numbers stops with one ValueError that
+    names the problem (ragged rows, strings, NaN, 3-d, no rows, a value other than 0 and 1).
+    """
+    if sp.issparse(y):
+        Y = sp.csr_matrix(y)
+        if Y.dtype.kind not in "biuf":
+            raise StratbenchError(f"y: a sparse label matrix of dtype {Y.dtype} (numbers 0/1 needed)")
+        if Y.shape[0] == 0:
+            raise StratbenchError("y has no rows")
+        if Y.dtype.kind == "f" and not np.isfinite(Y.data).all():
+            raise StratbenchError("y contains NaN or infinity")
+    else:
+        if isinstance(y, (list, tuple)) and any(isinstance(r, (list, tuple, np.ndarray)) for r in y):
+            lengths = {len(r) if isinstance(r, (list, tuple, np.ndarray)) else 1 for r in y}
+            if len(lengths) > 1:
+                raise StratbenchError(f"y is ragged: its rows have {sorted(lengths)} entries")
+        try:
+            a = check_array(y, ensure_2d=False, dtype="numeric", allow_nd=False, ensure_min_samples=1,
+                            ensure_min_features=0, input_name="y")
+        except ValueError as exc:
+            raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
+        Y = sp.csr_matrix(a.reshape(len(a), -1))
     Y.sum_duplicates()
     bad = (Y.data != 0) & (Y.data != 1)
     if bad.any():
@@ -32,12 +59,18 @@ def as_label_matrix(y) -> sp.csr_matrix:
 
 
 def check_random_state(random_state) -> np.random.Generator:
-    """A numpy Generator from None (fresh entropy), an int seed or a Generator."""
+    """A numpy Generator from what scikit-learn accepts: None (a seed drawn from numpy's global
+    RandomState, so ``np.random.seed`` makes it reproducible), an int, a RandomState (a seed drawn
+    from it) or a Generator (used as is)."""
     if isinstance(random_state, np.random.Generator):
         return random_state
-    if random_state is None or isinstance(random_state, numbers.Integral):
-        return np.random.default_rng(random_state)
-    raise StratbenchError(f"random_state must be None, an int or a numpy Generator, not {random_state!r}")
+    if random_state is None:
+        return np.random.default_rng(np.random.randint(0, 2**63 - 1, dtype=np.int64))
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**63 - 1, dtype=np.int64))
+    if isinstance(random_state, numbers.Integral):
+        return np.random.default_rng(int(random_state))
+    raise StratbenchError(f"random_state must be None, an int, a RandomState or a Generator, not {random_state!r}")
 
 
 def apportion(n: int, ratios: np.ndarray) -> np.ndarray:
@@ -51,63 +84,174 @@ def apportion(n: int, ratios: np.ndarray) -> np.ndarray:
     return sizes
 
 
+def holdout_sizes(n: int, test_size, train_size) -> tuple[int, int]:
+    """(n_train, n_test) as scikit-learn's shuffle splits round them: a float test share rounds up,
+    a float train share down, an int is a count, a missing side is the rest. An empty side, or
+    sides larger than n together, stop with a message."""
+    def count(size, name, rounding):
+        if size is None:
+            return None
+        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+            if not 0 < size < n:
+                raise StratbenchError(f"{name}={size} must be a count in [1, {n - 1}] for {n} examples")
+            return int(size)
+        if isinstance(size, numbers.Real) and 0 < size < 1:
+            return int(rounding(size * n))
+        raise StratbenchError(f"{name} must be a share in (0, 1) or a count, got {size!r}")
+
+    n_test, n_train = count(test_size, "test_size", math.ceil), count(train_size, "train_size", math.floor)
+    if n_test is None:
+        n_test = n - n_train
+    if n_train is None:
+        n_train = n - n_test
+    if n_train + n_test > n:
+        raise StratbenchError(f"train_size={train_size!r} and test_size={test_size!r} ask for {n_train} + {n_test} "
+                              f"of {n} examples")
+    if n_test == 0 or n_train == 0:
+        side = "test" if n_test == 0 else "train"
+        raise StratbenchError(f"with n_samples={n}, test_size={test_size!r} and train_size={train_size!r}, the "
+                              f"{side} set would be empty; adjust them")
+    return n_train, n_test
+
+
 class MultilabelStratifier(BaseCrossValidator):
     """Base class: subclasses implement ``_assign(Y, ratios, rng) -> subset id per row``.
 
-    k-fold mode (``test_size=None``): k = ``n_splits`` subsets of desired share 1/k; subset j is
-    the test set of fold j. Holdout mode (``test_size=p``): two subsets of desired shares (1−p, p);
-    ``split`` yields one (train, test) pair and subset 1 is the test set.
+    Modes:
+
+    - **k-fold** (``test_size`` None): k = ``n_splits`` subsets of desired share 1/k, or
+      k = len(``fold_shares``) subsets of the given (normalised) shares; subset j is the test set of fold j.
+    - **repeated holdout** (``test_size`` set, a share or a count): ``n_splits`` independent random
+      (train, test) splits; ``train_size`` (share or count) leaves the rest of the rows out (id −1).
+
+    Guarantees of every registered stratifier (tested with hypothesis over random small and
+    degenerate label matrices: all zeros, all ones, one row per label, n = k):
+
+    1. every example gets exactly one subset id, and the same ``random_state`` (an int) gives the same ids;
+    2. every test fold is non-empty whenever k ≤ n: when a method's own assignment leaves a subset
+       empty, a final repair moves the cheapest example into it — from the subset furthest above its
+       desired size, the example whose labels that subset holds most of (a label-less one first),
+       lowest row first among equals (:meth:`_repair`);
+    3. methods with ``equal_sizes = True`` give every subset n·r_j ± 1 examples (r_j its share);
+    4. holdout sides follow scikit-learn's rounding (:func:`holdout_sizes`: test ⌈p·n⌉, train the rest
+       or ⌊q·n⌋), exactly for the ``equal_sizes`` methods and as desired sizes for the others; a side
+       that would be empty is refused with a ValueError.
+
+    ``random_state`` accepts None (numpy's global RandomState, as scikit-learn), an int, a
+    RandomState or a Generator. A label with fewer positives than subsets raises a UserWarning (it
+    cannot be in every test fold), as scikit-learn's ``StratifiedKFold`` warns for rare classes.
     """
 
-    def __init__(self, n_splits: int = 10, random_state=None, test_size: float | None = None):
+    equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1
+
+    def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
         self.n_splits = n_splits
         self.random_state = random_state
         self.test_size = test_size
+        self.train_size = train_size
+        self.fold_shares = fold_shares
 
     @property
     def holdout(self) -> bool:
-        return self.test_size is not None
+        return self.test_size is not None or self.train_size is not None
 
-    def _ratios(self) -> np.ndarray:
+    def _ratios(self, n: int) -> np.ndarray:
+        """Desired share of every subset (holdout: train, test[, left out]), after checking the
+        parameters against the n examples."""
+        if not isinstance(self.n_splits, numbers.Integral) or self.n_splits < (1 if self.holdout else 2):
+            raise StratbenchError(f"n_splits must be an integer ≥ {1 if self.holdout else 2}, got {self.n_splits!r}")
         if self.holdout:
-            if not 0 < float(self.test_size) < 1:
-                raise StratbenchError(f"test_size must lie in (0, 1), got {self.test_size!r}")
-            return np.array([1.0 - self.test_size, float(self.test_size)])
-        return np.full(self.n_splits, 1.0 / self.n_splits)
-
-    def _check(self, n_samples: int) -> None:
-        if self.holdout:
-            if n_samples < 2:
-                raise StratbenchError(f"a holdout split needs at least 2 examples, got {n_samples}")
-            return
-        if not isinstance(self.n_splits, numbers.Integral) or self.n_splits < 2:
-            raise StratbenchError(f"n_splits must be an integer ≥ 2, got {self.n_splits!r}")
-        if self.n_splits > n_samples:
-            raise StratbenchError(
-                f"cannot have n_splits={self.n_splits} greater than the number of examples={n_samples}"
-            )
+            if self.fold_shares is not None:
+                raise StratbenchError("fold_shares is for k-fold mode; a holdout split takes test_size/train_size")
+            if n < 2:
+                raise StratbenchError(f"a holdout split needs at least 2 examples, got {n}")
+            n_train, n_test = holdout_sizes(n, self.test_size, self.train_size)
+            shares = [n_train / n, n_test / n] + ([(n - n_train - n_test) / n] if n_train + n_test < n else [])
+            return np.array(shares)
+        if self.fold_shares is not None:
+            shares = np.asarray(self.fold_shares, dtype=float)
+            if shares.ndim != 1 or len(shares) < 2 or not np.all(np.isfinite(shares)) or np.any(shares <= 0):
+                raise StratbenchError(f"fold_shares must be ≥ 2 positive numbers, got {self.fold_shares!r}")
+            ratios = shares / shares.sum()
+        else:
+            ratios = np.full(self.n_splits, 1.0 / self.n_splits)
+        if len(ratios) > n:
+            raise StratbenchError(f"cannot have n_splits={len(ratios)} greater than the number of examples={n}")
+        return ratios
 
     def fold_ids(self, y) -> np.ndarray:
         """The subset id of every example in row order: its test fold (0…k−1), or in holdout mode
-        0 for training and 1 for test."""
+        (the first of the ``n_splits`` splits) 0 for training, 1 for test and −1 for neither."""
         Y = as_label_matrix(y)
-        self._check(Y.shape[0])
-        ratios = self._ratios()
-        folds = np.asarray(self._assign(Y, ratios, check_random_state(self.random_state)), dtype=np.int64)
-        assert folds.shape == (Y.shape[0],)
-        return folds
+        return self._subset_ids(Y, self._ratios(Y.shape[0]), check_random_state(self.random_state))
+
+    def holdout_ids(self, y) -> np.ndarray:
+        """Holdout mode: the subset ids of all ``n_splits`` splits (n_splits × n; 0 train, 1 test, −1 neither)."""
+        if not self.holdout:
+            raise StratbenchError("holdout_ids needs test_size or train_size (holdout mode)")
+        Y = as_label_matrix(y)
+        ratios, rng = self._ratios(Y.shape[0]), check_random_state(self.random_state)
+        return np.stack([self._subset_ids(Y, ratios, rng) for _ in range(self.n_splits)])
+
+    def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        self._warn_rare_labels(Y, ratios)
+        ids = np.asarray(self._assign(Y, ratios, rng), dtype=np.int64)
+        if ids.shape != (Y.shape[0],) or ids.min() < 0 or ids.max() >= len(ratios):
+            raise StratbenchError(f"{type(self).__name__}._assign returned ids outside 0…{len(ratios) - 1}")
+        ids = self._repair(Y, ids, ratios)
+        if self.holdout:
+            ids[ids == 2] = -1
+        return ids
+
+    def _warn_rare_labels(self, Y: sp.csr_matrix, ratios: np.ndarray) -> None:
+        k = 2 if self.holdout else len(ratios)
+        positives = np.bincount(Y.indices, minlength=Y.shape[1])
+        rare = (positives > 0) & (positives < k)
+        if rare.any():
+            warnings.warn(f"{int(rare.sum())} of {Y.shape[1]} labels have fewer positives than the "
+                          f"{k} {'sides' if self.holdout else 'folds'} (the least populated has "
+                          f"{int(positives[rare].min())}): they cannot be in every "
+                          f"{'side' if self.holdout else 'test fold'}", UserWarning, stacklevel=4)
+
+    @staticmethod
+    def _repair(Y: sp.csr_matrix, ids: np.ndarray, ratios: np.ndarray) -> np.ndarray:
+        """Fill every empty subset with one example (guarantee 2): taken from the subset furthest
+        above its desired size (with ≥ 2 examples), the one whose labels are most common in that
+        subset — cost Σ_λ∈Y_x 1/|S_donor^λ|, 0 for a label-less example — lowest row on ties."""
+        sizes = np.bincount(ids, minlength=len(ratios))
+        if sizes.all() or len(ids) < len(ratios):
+            return ids
+        ids = ids.copy()
+        desired = len(ids) * np.asarray(ratios)
+        for empty in np.flatnonzero(sizes == 0):
+            surplus = np.where(sizes >= 2, sizes - desired, -np.inf)
+            donor = int(np.argmax(surplus))
+            rows = np.flatnonzero(ids == donor)
+            sub = Y[rows]
+            held = np.bincount(sub.indices, minlength=Y.shape[1]).astype(float)
+            cost = sub @ (1.0 / np.maximum(held, 1.0)) if sub.nnz else np.zeros(len(rows))
+            moved = rows[int(np.argmin(np.asarray(cost).ravel()))]
+            ids[moved] = empty
+            sizes[donor] -= 1
+            sizes[empty] += 1
+        return ids
 
     def _assign(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
     def split(self, X=None, y=None, groups=None):
-        """Yield (train indices, test indices) for each fold (one pair in holdout mode)."""
+        """Yield (train indices, test indices) for each fold, or for each of the ``n_splits`` holdout
+        splits."""
         if y is None:
             raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y")
         if X is not None and _num_samples(X) != _num_samples(y):
             raise StratbenchError(f"X has {_num_samples(X)} rows but y has {_num_samples(y)}")
+        if self.holdout:
+            for ids in self.holdout_ids(y):
+                yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
+            return
         folds = self.fold_ids(y)
-        for j in [1] if self.holdout else range(self.n_splits):
+        for j in range(self.get_n_splits()):
             yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
 
     def _iter_test_indices(self, X=None, y=None, groups=None):
@@ -115,7 +259,9 @@ class MultilabelStratifier(BaseCrossValidator):
             yield test
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
-        return 1 if self.holdout else self.n_splits
+        if not self.holdout and self.fold_shares is not None:
+            return len(self.fold_shares)
+        return self.n_splits
 
 
 def windows(order: np.ndarray, ratios: np.ndarray) -> np.ndarray:

@@ -198,9 +198,10 @@ class IterativeStratification(MultilabelStratifier):
         0.2.0 runs; see the module docstring). ``label_ties`` does not apply to the latter.
     """
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, shuffle=False, label_ties="random",
-                 compat="paper"):
-        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 shuffle=False, label_ties="random", compat="paper"):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
         self.shuffle = shuffle
         self.label_ties = label_ties
         self.compat = compat

@@ -14,5 +14,7 @@ class KFold(MultilabelStratifier):
     """Fold j holds a contiguous block of rows; the first n mod k blocks are one row larger
     (scikit-learn ``KFold(shuffle=False)``)."""
 
+    equal_sizes = True
+
     def _assign(self, Y, ratios, rng):
         return windows(np.arange(Y.shape[0]), ratios)

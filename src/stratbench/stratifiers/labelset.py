@@ -37,6 +37,8 @@ def weighted_round_robin(n: int, ratios: np.ndarray) -> np.ndarray:
 class LabelsetStratification(MultilabelStratifier):
     """Stratified k-fold over labelsets (label powerset classes), Weka's round-robin deal."""
 
+    equal_sizes = True
+
     def _assign(self, Y, ratios, rng):
         order = rng.permutation(Y.shape[0])
         classes = labelset_ids(Y[order])  # ids in order of first appearance in the shuffled rows

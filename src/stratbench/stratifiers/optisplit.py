@@ -173,8 +173,10 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
 class _Optisplit(MultilabelStratifier):
     method = "rld"
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, max_epochs=3):
-        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 max_epochs=3):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
         self.max_epochs = max_epochs
 
     def _assign(self, Y, ratios, rng):

@@ -4,9 +4,13 @@ Herrera, HAIS 2016), as the optisplit experiments implement it (ALGORITHMS.md §
 Weight each example by the product of its labels' relative frequencies (rare labels and many labels
 → small weight; an example without labels has the empty product 1, so it sorts last), order the
 examples by weight (stable), cut the order into k strata, shuffle each stratum, cut each stratum into
-k parts and give fold j the j-th part of every stratum (``np.array_split``: the first parts are one
-larger). The mldr code's two bugs (strata applied to the unsorted data, overlapping slice ends) are
-not reproduced. Holdout mode cuts each stratum at the cumulative shares instead.
+k parts and give fold j the j-th part of every stratum. Unlike OPTI's ``np.array_split`` (which gives
+every stratum's extra rows to the first folds: n=105, k=10 → [15, 10, …, 10], and leaves the last folds
+empty when a stratum has fewer than k rows), each stratum's remainder goes to the folds furthest below
+their share so far (ties to the lowest index; ALGORITHMS.md §5.2), so fold sizes stay within ±1 of
+n·r_j and no fold is empty when n ≥ k. The mldr code's two bugs (strata applied to the unsorted data,
+overlapping slice ends) are not reproduced. Holdout mode and unequal fold shares cut each stratum by
+the same rule at the subsets' shares.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, windows
+from stratbench.stratifiers._base import MultilabelStratifier
 
 
 def example_weights(Y: sp.csr_matrix) -> np.ndarray:
@@ -30,12 +34,30 @@ def example_weights(Y: sp.csr_matrix) -> np.ndarray:
 class PMBSRS(MultilabelStratifier):
     """Proportional multi-label based stratified random sampling (k strata by example weight)."""
 
+    equal_sizes = True
+
     def _assign(self, Y, ratios, rng):
-        n = Y.shape[0]
-        k = len(ratios) if self.holdout else self.n_splits
+        n, k = Y.shape[0], len(ratios)
         order = np.argsort(example_weights(Y), kind="stable")
         folds = np.empty(n, dtype=np.int64)
+        sizes = np.zeros(k, dtype=np.int64)
         for stratum in np.array_split(order, k):
             stratum = stratum[rng.permutation(len(stratum))]
-            folds[stratum] = windows(np.arange(len(stratum)), ratios)
+            parts = stratum_parts(len(stratum), sizes, ratios)
+            folds[stratum] = np.repeat(np.arange(k), parts)
+            sizes += parts
         return folds
+
+
+def stratum_parts(m: int, sizes: np.ndarray, ratios: np.ndarray) -> np.ndarray:
+    """How many of a stratum's m rows each subset takes: ⌊its due⌋, due = (rows so far + m)·r_j −
+    its size so far, and the remaining rows one each to the subsets with the largest unmet due
+    (ties to the lowest index)."""
+    due = (sizes.sum() + m) * np.asarray(ratios) - sizes
+    parts = np.clip(np.floor(due + 1e-9).astype(np.int64), 0, None)
+    while parts.sum() > m:  # only if some subset is already above its share
+        parts[int(np.argmax(parts))] -= 1
+    left = m - parts.sum()
+    order = np.argsort(-(due - parts), kind="stable")
+    parts[order[:left]] += 1
+    return parts

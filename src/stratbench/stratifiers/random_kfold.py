@@ -13,5 +13,7 @@ class RandomKFold(MultilabelStratifier):
     Fold sizes follow scikit-learn's ``KFold``: ⌈n/k⌉ for the first n mod k folds, ⌊n/k⌋ after.
     """
 
+    equal_sizes = True
+
     def _assign(self, Y, ratios, rng):
         return windows(rng.permutation(Y.shape[0]), ratios)

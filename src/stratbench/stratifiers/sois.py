@@ -199,9 +199,10 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     False: data order).
     """
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, select="paper", shuffle=False,
-                 compat="paper"):
-        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 select="paper", shuffle=False, compat="paper"):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
         self.select = select
         self.shuffle = shuffle
         self.compat = compat

@@ -57,9 +57,10 @@ def stratified_sample(Y: sp.csr_matrix, p: float, rng: np.random.Generator, epoc
 class StratifiedSampling(MultilabelStratifier):
     """SS (Merrillees & Du 2021) as a k-fold cross-validator (recursive splits) or a holdout split."""
 
-    def __init__(self, n_splits=10, random_state=None, test_size=None, epochs=50, swap_probability=0.1,
-                 threshold_proportion=0.1, decay=0.1):
-        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size)
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 epochs=50, swap_probability=0.1, threshold_proportion=0.1, decay=0.1):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
         self.epochs = epochs
         self.swap_probability = swap_probability
         self.threshold_proportion = threshold_proportion
@@ -73,12 +74,17 @@ class StratifiedSampling(MultilabelStratifier):
         n = Y.shape[0]
         seed = int(rng.integers(0, 2**63))
         k = len(ratios)
-        if self.holdout:
-            return self._sample(Y, float(ratios[1]), seed).astype(np.int64)
+        if self.holdout:  # the test set first, then (with train_size) the training rows of the rest
+            ids = self._sample(Y, float(ratios[1]), seed).astype(np.int64)
+            if k == 3:
+                rest = np.flatnonzero(ids == 0)
+                train = self._sample(Y[rest], float(ratios[0] / (ratios[0] + ratios[2])), seed)
+                ids[rest[~train]] = 2
+            return ids
         folds = np.full(n, -1, dtype=np.int64)
-        m = n // k
         rest = np.arange(n)
         for i in range(k):
+            m = int(np.floor(n * ratios[i] + 1e-9))  # equal shares: ⌊n/k⌋, as the optisplit experiments
             if len(rest) > m and i < k - 1:
                 test = self._sample(Y[rest], m / len(rest), seed)  # the same seed for every call
             else:

@@ -1,0 +1,65 @@
+"""Command line: ``python -m stratbench estimate --configfile config/X.yaml [--cores N]``.
+
+Prints the study's cost (CPU hours per dataset × classifier, the fold jobs, a total line with the wall
+time on N cores) from a short calibration on this machine, and writes it under
+``results/<study>/estimate/``: ``summary.{csv,md}``, ``jobs.csv`` (every job: threads, CPU and wall
+seconds, memory; the workflow's rules read their ``mem_mb`` and ``runtime`` from it) and
+``calibration.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from stratbench import StratbenchError
+
+
+def _estimate(args) -> int:
+    import pandas as pd
+
+    from stratbench import cost, study
+    from stratbench.io import write_csv, write_text
+
+    config = study.load_config(args.configfile)
+    out = Path(args.out or Path(args.directory) / "results" / config["study"] / "estimate")
+    print(f"calibrating {config['study']} on this machine ({args.cores} cores for the wall time)…", file=sys.stderr)
+    jobs, table, calibration = cost.estimate(config, args.cores, args.directory, args.samples,
+                                             log=lambda m: print(m, file=sys.stderr))
+    shown = table.assign(cpu_hours=table["cpu_hours"].map(lambda h: f"{h:.3g}"),
+                         longest_job_min=table["longest_job_min"].map(lambda m: f"{m:.1f}"))
+    markdown = (f"Estimated cost of the study `{config['study']}` ({args.configfile}), calibrated on this machine\n\n"
+                + shown.to_markdown(index=False) + "\n")
+    print(markdown)
+    write_csv(out / "summary.csv", table)
+    write_text(out / "summary.md", markdown)
+    frame = pd.DataFrame([{k: v for k, v in asdict(j).items() if k != "after"} for j in jobs])
+    write_csv(out / "jobs.csv", frame)
+    write_text(out / "calibration.json", json.dumps(calibration, indent=1, default=float) + "\n")
+    print(f"written: {out}/summary.md, jobs.csv, calibration.json", file=sys.stderr)
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m stratbench", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    est = sub.add_parser("estimate", help="the cost of a study before it runs")
+    est.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
+    est.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores for the wall time (default: this machine's)")
+    est.add_argument("--samples", type=int, default=24, help="forests timed per dataset and classifier (default 24)")
+    est.add_argument("--directory", default=".", help="the workflow's working directory (its resources/ cache)")
+    est.add_argument("--out", help="output folder (default results/<study>/estimate)")
+    args = parser.parse_args(argv)
+    try:
+        return _estimate(args)
+    except StratbenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

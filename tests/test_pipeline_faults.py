@@ -1,0 +1,136 @@
+"""The pipeline under the faults users meet: a file changed after it was fetched, a user's own dataset,
+a failed job, a study killed mid-run, scikit-learn's expected warnings."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import REPO, run_snakemake, tiny_config
+
+pytestmark = pytest.mark.workflow
+
+
+def toy_only(mirror, **changes):
+    config = tiny_config(mirror, **changes)
+    config["datasets"] = {"toy": config["datasets"]["toy"]}
+    config.pop("reproduces")
+    return config
+
+
+def test_a_raw_file_changed_after_its_fetch_stops_the_parse_naming_it(tmp_path, mirror):
+    raw = tmp_path / "resources" / "mulan" / "raw" / "emotions"
+    raw.mkdir(parents=True)
+    source = mirror / "emotions"
+    shutil.copy(source / "emotions.xml", raw)
+    (raw / "emotions.arff").write_bytes((source / "emotions.arff").read_bytes()[:200_000])  # cut short
+    config = tiny_config(mirror)
+    config["datasets"] = {"emotions": {}}
+    result = run_snakemake(tmp_path, config, "--cores", "1", "--until", "parse_mulan")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert re.search(r"emotions\.arff: does not match its pinned sha256 \(200,000 of 380,476 bytes\)", out), out[-3000:]
+    assert not (tmp_path / "resources" / "mulan" / "emotions.npz").exists()
+
+
+def test_a_users_own_dataset_arff_and_matrix_pair(tmp_path, mirror):
+    """emotions as the user's own ARFF+XML (same rows and labels as the registry's), and a random
+    matrix pair (X dense .npy, Y scipy.sparse .npz); folds and fold quality for both."""
+    shutil.copytree(mirror / "emotions", tmp_path / "data")
+    rng = np.random.default_rng(0)
+    np.save(tmp_path / "data" / "X.npy", rng.random((40, 3)))
+    sp.save_npz(tmp_path / "data" / "Y.npz", sp.csr_matrix((rng.random((40, 4)) < 0.3).astype(np.int8)))
+    config = toy_only(mirror, classifiers={})
+    config["datasets"] = {"my_emotions": {"files": {"arff": "data/emotions.arff", "xml": "data/emotions.xml"}},
+                          "my_pair": {"files": {"X": "data/X.npy", "Y": "data/Y.npz"}}}
+    result = run_snakemake(tmp_path, config, "--cores", "2", "results/tiny/tables/fold_quality.csv",
+                           "results/tiny/tables/dataset_statistics.csv")
+    assert result.returncode == 0, result.stderr[-3000:]
+    import pandas as pd
+
+    stats = pd.read_csv(tmp_path / "results" / "tiny" / "tables" / "dataset_statistics.csv").set_index("dataset")
+    assert stats.loc["my_emotions", ["examples", "labels", "labelsets"]].tolist() == [593, 6, 27]
+    assert stats.loc["my_pair", ["examples", "labels"]].tolist() == [40, 4]
+    quality = pd.read_csv(tmp_path / "results" / "tiny" / "tables" / "fold_quality.csv")
+    assert set(quality["dataset"]) == {"my_emotions", "my_pair"}
+
+    sp.save_npz(tmp_path / "data" / "Y.npz", sp.csr_matrix(np.full((40, 4), 2, dtype=np.int8)))  # not 0/1
+    result = run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/tables/dataset_statistics.csv")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0 and re.search(r"data/Y\.npz: label column 0 is not 0/1 \(value 2\)", out), out[-2000:]
+
+
+def test_a_failed_job_shows_the_end_of_its_log_on_screen(tmp_path, mirror):
+    config = toy_only(mirror)
+    assert run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/datasets/toy.npz").returncode == 0
+    from stratbench.io import save_npz
+
+    folds = tmp_path / "results" / "tiny" / "folds" / "toy" / "random" / "rep0.npz"
+    save_npz(folds, fold=np.zeros(120, dtype=np.int32), n_splits=np.int64(3), seed=np.int64(0))  # folds 1, 2 empty
+    result = run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/scores/toy/random/br/rep0.csv",
+                           "--workflow-profile", "none")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "--- last lines of logs/tiny/evaluate/toy/random/br/rep0.log ---" in out
+    assert re.search(r"error: results/tiny/folds/toy/random/rep0\.npz: fold ids must be 0…2 with no fold empty", out)
+    assert "Found array with 0 sample" not in out
+
+
+def test_expected_scikit_learn_warnings_do_not_fill_the_logs(tmp_path, mirror):
+    """LP and FG on emotions: every training part has labelsets with one example ("classes > 50% of
+    samples" from scikit-learn, 1,743 lines on the default study before)."""
+    config = tiny_config(mirror, classifiers={"lp": {}, "fg": {}})
+    config["datasets"] = {"emotions": {}}
+    config.pop("reproduces")
+    result = run_snakemake(tmp_path, config, "--cores", "2", "results/tiny/tables/scores.csv")
+    assert result.returncode == 0, result.stderr[-3000:]
+    logs = "".join(p.read_text() for p in (tmp_path / "logs" / "tiny" / "evaluate").rglob("*.log"))
+    assert "stratbench-usage rule=evaluate" in logs and "Warning" not in logs
+
+
+def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path, mirror, finished_runs):
+    """kill -9 of snakemake (and its running job) mid-study; the README's one rerun line finishes it;
+    every output is byte-identical to an uninterrupted run, and no job that had finished runs again
+    (at most the one in flight when killed, whose output may be complete but unrecorded)."""
+    readme = (REPO / "README.md").read_text()
+    rerun = re.search(r"^(snakemake --unlock && snakemake .*--rerun-incomplete.*)$", readme, re.M).group(1)
+    import yaml
+
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
+    env = {**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")}
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path),
+           "--configfile", str(tmp_path / "config.yaml"), "--cores", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    scores = tmp_path / "results" / "tiny" / "scores"
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list(scores.rglob("*.csv"))) < 3:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "results").rglob("*") if p.is_file()}
+    assert 3 <= len(list(scores.rglob("*.csv"))) < 8  # killed mid-study
+
+    line = rerun.replace("snakemake ", f"{sys.executable} -m snakemake --snakefile {REPO / 'Snakefile'} "
+                                     f"--directory {tmp_path} --configfile {tmp_path / 'config.yaml'} ")
+    line = line.replace("--cores 8", "--cores 1")
+    result = subprocess.run(line, shell=True, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    again = [p for p, t in before.items() if p.exists() and p.stat().st_mtime_ns != t and "benchmarks" not in p.parts]
+    assert len(again) <= 2, again  # the job in flight: its output and its runtime file at most
+
+    from test_workflow import MEASURED
+
+    a, b = tmp_path / "results" / "tiny", finished_runs[0] / "results" / "tiny"
+    compared = 0
+    for sub in ("folds", "scores", "fold_quality", "tables", "report", "figures"):
+        for p in (b / sub).rglob("*"):
+            if p.is_file() and not MEASURED.search(p.name):
+                assert (a / p.relative_to(b)).read_bytes() == p.read_bytes(), p.relative_to(b)
+                compared += 1
+    assert compared > 80
+    assert not [p for p in (tmp_path / "results").rglob("*.tmp")]

@@ -1,0 +1,9 @@
+"""Read a user's own dataset (MULAN files or a feature/label matrix pair) into the binary cache."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+from stratbench.datasets import save_dataset  # noqa: E402
+from stratbench.datasets.local import read_local  # noqa: E402
+
+save_dataset(read_local(snakemake.wildcards.dataset, snakemake.params.spec), snakemake.output[0])
