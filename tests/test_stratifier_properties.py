@@ -17,9 +17,9 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from stratbench import stratifiers
 
-ALL = ["random", "kfold", "labelset", "iterative", "sois", "optisplit_rld", "optisplit_dcp", "ss", "pmbsrs"]
+ALL = ["random", "kfold", "labelset", "iterative", "sois", "optisplit_rld", "optisplit_dcp", "ss", "pmbsrs", "hybrid"]
 DETERMINISTIC = {"kfold"}
-EQUAL_SIZES = {"random", "kfold", "labelset", "pmbsrs"}
+EQUAL_SIZES = {"random", "kfold", "labelset", "pmbsrs", "hybrid"}
 pytestmark = pytest.mark.filterwarnings("ignore:.*fewer positives than:UserWarning")
 
 

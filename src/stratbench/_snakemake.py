@@ -28,6 +28,9 @@ def use_import_paths(paths) -> None:
             sys.path.insert(0, resolved)
 
 
+_SETUP_TIME = time.time()
+
+
 def setup(smk) -> None:
     """Start of every script: log to the rule's log file; make the user's method modules importable;
     draw figures off screen (read by matplotlib when a figure script imports it); at exit, log the
@@ -55,12 +58,16 @@ def usage_line(rule: str, wildcards: dict, threads: int) -> str:
     wall time since it started and the CPU time of it and its finished children (worker processes
     included). Snakemake's benchmark files sample CPU every 0.5 s, then every 30 s, and lose the last
     interval, so they under-count jobs shorter than a few minutes; this line does not."""
-    import psutil
-
     me = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-    wall = time.time() - psutil.Process().create_time()
+    try:
+        import psutil  # comes with snakemake
+
+        started = psutil.Process().create_time()
+    except ImportError:
+        started = _SETUP_TIME
+    wall = time.time() - started
     keys = " ".join(f"{k}={v}" for k, v in wildcards.items())
     return (f"stratbench-usage rule={rule} {keys} threads={threads} wall_s={wall:.3f} cpu_s={cpu:.3f} "
             f"max_rss_mb={max(me.ru_maxrss, children.ru_maxrss) / 1024:.0f}")

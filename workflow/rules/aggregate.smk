@@ -5,8 +5,10 @@ rule gather_scores:
         f"{RESULTS}/tables/scores.csv",
     benchmark:
         f"{RESULTS}/benchmarks/gather_scores.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("gather_scores", "mem_mb"),
         runtime=asked("gather_scores", "runtime"),
     conda:
@@ -32,8 +34,10 @@ rule summarise_scores:
         alpha=ALPHA,
     benchmark:
         f"{RESULTS}/benchmarks/summarise_scores.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("summarise_scores", "mem_mb"),
         runtime=asked("summarise_scores", "runtime"),
     conda:
@@ -67,8 +71,10 @@ rule paper_tables:
         stratifiers=list(STRATIFIERS),
     benchmark:
         f"{RESULTS}/benchmarks/paper_tables.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("paper_tables", "mem_mb"),
         runtime=asked("paper_tables", "runtime"),
     conda:

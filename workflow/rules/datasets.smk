@@ -7,8 +7,10 @@ rule fetch_mulan_file:
         retries=DATA.get("retries", 3),
     benchmark:
         "resources/benchmarks/fetch_mulan_file/{mulan}/{filename}.tsv"
+    group: "data"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("fetch_mulan_file", "mem_mb"),
         runtime=asked("fetch_mulan_file", "runtime"),
     conda:
@@ -27,8 +29,10 @@ rule parse_mulan:
         "resources/mulan/{mulan}.npz",
     benchmark:
         "resources/benchmarks/parse_mulan/{mulan}.tsv"
+    group: "data"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("parse_mulan", "mem_mb"),
         runtime=asked("parse_mulan", "runtime"),
     conda:
@@ -51,8 +55,10 @@ rule generate_dataset:
         spec=lambda w: next(DATASETS[w.dataset][k] for k in GENERATED if k in DATASETS[w.dataset]),
     benchmark:
         f"{RESULTS}/benchmarks/generate_dataset/{{dataset}}.tsv"
+    group: "data"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("generate_dataset", "mem_mb"),
         runtime=asked("generate_dataset", "runtime"),
     conda:
@@ -75,8 +81,10 @@ rule import_dataset:
         spec=lambda w: study.local_spec(config, w.dataset),
     benchmark:
         f"{RESULTS}/benchmarks/import_dataset/{{dataset}}.tsv"
+    group: "data"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("import_dataset", "mem_mb"),
         runtime=asked("import_dataset", "runtime"),
     conda:
@@ -98,8 +106,10 @@ rule dataset_statistics:
         names=list(DATASETS),
     benchmark:
         f"{RESULTS}/benchmarks/dataset_statistics.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("dataset_statistics", "mem_mb"),
         runtime=asked("dataset_statistics", "runtime"),
     conda:

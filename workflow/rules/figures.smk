@@ -8,8 +8,10 @@ rule plot_std_by_stratifier:
         pdf=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.pdf",
     benchmark:
         f"{RESULTS}/benchmarks/plot_std_by_stratifier/{{classifier}}.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("plot_std_by_stratifier", "mem_mb"),
         runtime=asked("plot_std_by_stratifier", "runtime"),
     conda:
@@ -30,8 +32,10 @@ rule plot_fold_distribution:
         pdf=f"{RESULTS}/figures/fold_distribution_{{classifier}}.pdf",
     benchmark:
         f"{RESULTS}/benchmarks/plot_fold_distribution/{{classifier}}.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("plot_fold_distribution", "mem_mb"),
         runtime=asked("plot_fold_distribution", "runtime"),
     conda:
@@ -52,8 +56,10 @@ rule plot_rank_bars:
         pdf=f"{RESULTS}/figures/rank_bars_{{subject}}.pdf",
     benchmark:
         f"{RESULTS}/benchmarks/plot_rank_bars/{{subject}}.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("plot_rank_bars", "mem_mb"),
         runtime=asked("plot_rank_bars", "runtime"),
     conda:
@@ -74,8 +80,10 @@ rule plot_cd_diagrams:
         pdf=f"{RESULTS}/figures/critical_difference_{{subject}}.pdf",
     benchmark:
         f"{RESULTS}/benchmarks/plot_cd_diagrams/{{subject}}.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("plot_cd_diagrams", "mem_mb"),
         runtime=asked("plot_cd_diagrams", "runtime"),
     conda:
@@ -99,8 +107,10 @@ rule plot_label_shares:
         stratifiers=list(STRATIFIERS),
     benchmark:
         f"{RESULTS}/benchmarks/plot_label_shares/{{dataset}}.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("plot_label_shares", "mem_mb"),
         runtime=asked("plot_label_shares", "runtime"),
     conda:
@@ -121,8 +131,10 @@ rule plot_runtime:
         pdf=f"{RESULTS}/figures/stratifier_runtime.pdf",
     benchmark:
         f"{RESULTS}/benchmarks/plot_runtime.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("plot_runtime", "mem_mb"),
         runtime=asked("plot_runtime", "runtime"),
     conda:

@@ -7,8 +7,10 @@ rule fold_quality:
         f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
     benchmark:
         f"{RESULTS}/benchmarks/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    group: "folds"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("fold_quality", "mem_mb"),
         runtime=asked("fold_quality", "runtime"),
     conda:
@@ -29,8 +31,10 @@ rule gather_fold_quality:
         md=f"{RESULTS}/tables/fold_quality_summary.md",
     benchmark:
         f"{RESULTS}/benchmarks/gather_fold_quality.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("gather_fold_quality", "mem_mb"),
         runtime=asked("gather_fold_quality", "runtime"),
     conda:
@@ -54,8 +58,10 @@ rule compare_fold_quality:
         alpha=ALPHA,
     benchmark:
         f"{RESULTS}/benchmarks/compare_fold_quality.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("compare_fold_quality", "mem_mb"),
         runtime=asked("compare_fold_quality", "runtime"),
     conda:

@@ -11,8 +11,10 @@ rule make_folds:
         seed=lambda w: split_seed(SEED, w.dataset, int(w.repeat)),
     benchmark:
         f"{RESULTS}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    group: "folds"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("make_folds", "mem_mb"),
         runtime=asked("make_folds", "runtime"),
     conda:
@@ -32,8 +34,10 @@ rule gather_runtime:
         md=f"{RESULTS}/tables/stratifier_runtime.md",
     benchmark:
         f"{RESULTS}/benchmarks/gather_runtime.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("gather_runtime", "mem_mb"),
         runtime=asked("gather_runtime", "runtime"),
     conda:

@@ -7,8 +7,10 @@ rule network_stability:
         f"{RESULTS}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
     benchmark:
         f"{RESULTS}/benchmarks/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    group: "folds"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("network_stability", "mem_mb"),
         runtime=asked("network_stability", "runtime"),
     conda:
@@ -29,8 +31,10 @@ rule gather_network_stability:
         md=f"{RESULTS}/tables/network_stability_summary.md",
     benchmark:
         f"{RESULTS}/benchmarks/gather_network_stability.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("gather_network_stability", "mem_mb"),
         runtime=asked("gather_network_stability", "runtime"),
     conda:

@@ -14,8 +14,10 @@ rule reproduction_report:
         groups=GROUPS,
     benchmark:
         f"{RESULTS}/benchmarks/reproduction_report.tsv"
+    group: "aggregate"
     threads: 1
     resources:
+        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
         mem_mb=asked("reproduction_report", "mem_mb"),
         runtime=asked("reproduction_report", "runtime"),
     conda:

@@ -16,6 +16,7 @@ _REGISTRY = Registry("stratifier", [
     "stratbench.stratifiers.optisplit",
     "stratbench.stratifiers.stratified_sampling",
     "stratbench.stratifiers.pmbsrs",
+    "stratbench.stratifiers.hybrid",
 ])
 register = _REGISTRY.register
 get = _REGISTRY.get

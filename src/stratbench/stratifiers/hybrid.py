@@ -1,0 +1,349 @@
+"""Hybrid stratification (ours): the better of IS and SOIS, refined by a local search over labels
+and label pairs that never loses positive evidence.
+
+Sechidis et al. (2011) end with the plan of "a hybrid algorithm that will combine the benefits of both
+the iterative and the labelsets-based stratification"; this is stratbench's, not a published method.
+For desired subset shares r_j (k folds: 1/k), target sizes T_j = n·r_j rounded by largest remainder,
+and every label and co-occurring label pair e ("combination", support |D^e|, share d_e = |D^e|/n) with
+fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
+
+1. **Starts**: iterative stratification (Sechidis et al. 2011; it keeps a positive of every label in
+   every fold where it can: FLZ at its floor Σ max(0, k − |D_λ|)) and SOIS (Szymański & Kajdanowicz
+   2017; balances the pairs).
+2. **Objective** ::
+
+       F = Σ_e w_e Σ_j (c_j^e − t_j^e)² + Σ_λ h_λ Σ_j max(0, c_j^λ − ⌈t_j^λ⌉)
+           − f_label · #(fold, label) cells with a positive − f_pair · #(fold, pair) cells with one
+
+   a label weighs w_λ = 1/(|D_λ|·R) + 1/(n(1 − d_λ)²·L) (rLD's and LD's marginal costs), a pair
+   w_e = ρ/(n(1 − d_e)²·P) (LPD's), where R, L and P are those terms' values at the better start, so
+   each is counted relative to the best known; h_λ = η/(|D_λ|·R) charges every positive above ⌈t⌉
+   (what DCP's maximum sees); f_label = 1 and f_pair = 1/(the better start's fillable empty pair cells)
+   reward positive evidence. ρ = ``pair_weight`` (3), η = ``dcp_weight`` (8).
+3. **Sizes first**: from each start, examples move from the fold furthest above its target size to the
+   one furthest below until all are within one of their targets, the cheapest moves (in F) first.
+4. **Local search**: in a seeded random order, an example moves to the fold that lowers F most; where
+   that would put a fold more than one example off its target size, it swaps with the best of
+   ``samples`` random examples of the receiving fold. A move or swap is taken only if F drops and no
+   (fold, label) or (fold, pair) count that was positive falls to zero: FLZ and the fold–pair zeros
+   never rise. Half a pass (``trial``) from each start decides which start goes on (the one with no
+   more empty (fold, label) cells than IS, then the lower F), for ``passes`` full passes (a pass that
+   lowers F by less than 10⁻⁶ of it ends the search).
+5. **Exact sizes**: step 3 again down to zero slack; every fold ends with exactly T_j examples.
+   Should the result still have more empty (fold, label) cells than IS's start, the search is also
+   run from IS's start and the better kept.
+
+Compiled (numba) over CSR label matrices and the combination lists of :mod:`._combinations`, one
+float32 record per combination (its fold counts and parameters in one cache line): a pass costs
+O(k · Σ_x |Y_x|(|Y_x| + 1)/2), memory ≈ 4(k + 4) bytes per co-occurring pair.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from stratbench import StratbenchError
+from stratbench.stratifiers import register
+from stratbench.stratifiers._base import MultilabelStratifier, apportion
+from stratbench.stratifiers._combinations import label_combinations
+from stratbench.stratifiers._rng import randbelow
+from stratbench.stratifiers.iterative import iterative_fold_ids
+from stratbench.stratifiers.sois import SELECT, sois_kernel
+
+
+# The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
+# single cache line serves it: R[c, :k] its count in each fold (exact integers), R[c, k] its support
+# |D^c|, R[c, k+1] its weight in F, R[c, k+2] its DCP hinge weight, R[c, k+3] 1 for a pair, 0 for a label.
+
+
+@numba.njit(cache=True)
+def _deltas(x, a, row_ptr, row_combos, R, share, fill, out, zero_labels, zero_pairs):  # pragma: no cover
+    """For moving example x from fold a to each fold b: ΔF (``out[b]``; a (fold, label) or (fold,
+    pair) cell filled or emptied counts ∓``fill[0]`` or ∓``fill[1]``) and the change in zero (fold,
+    label) and (fold, pair) cells."""
+    k = out.shape[0]
+    for b in range(k):
+        out[b] = 0.0
+        zero_labels[b] = 0
+        zero_pairs[b] = 0
+    for p in range(row_ptr[x], row_ptr[x + 1]):
+        c = row_combos[p]
+        support, weight, hinge, pair = R[c, k], R[c, k + 1], R[c, k + 2], R[c, k + 3] > 0.0
+        ca = R[c, a]
+        ta = support * share[a]
+        leave = weight * (1.0 - 2.0 * (ca - ta))  # (c − t)² in a: after minus before
+        if hinge > 0.0 and ca > np.ceil(ta):
+            leave -= hinge
+        lost = 1 if ca == 1.0 else 0
+        for b in range(k):
+            if b == a:
+                continue
+            cb = R[c, b]
+            tb = support * share[b]
+            d = leave + weight * (1.0 + 2.0 * (cb - tb))
+            if hinge > 0.0 and cb + 1.0 > np.ceil(tb):
+                d += hinge
+            z = lost - (1 if cb == 0.0 else 0)
+            if pair:
+                out[b] += d + fill[1] * z
+                zero_pairs[b] += z
+            else:
+                out[b] += d + fill[0] * z
+                zero_labels[b] += z
+
+
+@numba.njit(cache=True)
+def _delta_to(x, a, b, row_ptr, row_combos, R, share, fill):  # pragma: no cover - compiled
+    """(ΔF, Δ zero label cells, Δ zero pair cells) of moving x from fold a to fold b (as :func:`_deltas`)."""
+    k = share.shape[0]
+    d, zero_labels, zero_pairs = 0.0, 0, 0
+    for p in range(row_ptr[x], row_ptr[x + 1]):
+        c = row_combos[p]
+        support, weight, hinge = R[c, k], R[c, k + 1], R[c, k + 2]
+        ca, cb = R[c, a], R[c, b]
+        ta, tb = support * share[a], support * share[b]
+        d += weight * (2.0 + 2.0 * (cb - tb) - 2.0 * (ca - ta))
+        if hinge > 0.0:
+            d += hinge * ((1.0 if cb + 1.0 > np.ceil(tb) else 0.0) - (1.0 if ca > np.ceil(ta) else 0.0))
+        z = (1 if ca == 1.0 else 0) - (1 if cb == 0.0 else 0)
+        if R[c, k + 3] > 0.0:
+            d += fill[1] * z
+            zero_pairs += z
+        else:
+            d += fill[0] * z
+            zero_labels += z
+    return d, zero_labels, zero_pairs
+
+
+@numba.njit(cache=True)
+def _move(x, a, b, row_ptr, row_combos, R, fold, sizes):  # pragma: no cover - compiled
+    for p in range(row_ptr[x], row_ptr[x + 1]):
+        R[row_combos[p], a] -= 1.0
+        R[row_combos[p], b] += 1.0
+    fold[x] = b
+    sizes[a] -= 1
+    sizes[b] += 1
+
+
+@numba.njit(cache=True)
+def fold_counts(row_ptr, row_combos, fold, k, n_combos):  # pragma: no cover - compiled
+    """Examples of every combination in every fold (combinations × folds)."""
+    counts = np.zeros((n_combos, k), dtype=np.int32)
+    for x in range(fold.shape[0]):
+        for p in range(row_ptr[x], row_ptr[x + 1]):
+            counts[row_combos[p], fold[x]] += 1
+    return counts
+
+
+@numba.njit(cache=True)
+def _objective(R, share):  # pragma: no cover - compiled
+    """F of the counts in ``R``."""
+    k = share.shape[0]
+    total = 0.0
+    for c in range(R.shape[0]):
+        for j in range(k):
+            t = R[c, k] * share[j]
+            total += R[c, k + 1] * (R[c, j] - t) ** 2
+            if R[c, k + 2] > 0.0 and R[c, j] > np.ceil(t):
+                total += R[c, k + 2] * (R[c, j] - np.ceil(t))
+    return total
+
+
+@numba.njit(cache=True)
+def _fit_sizes(slack, fold, sizes, targets, row_ptr, row_combos, R, share, fill):  # pragma: no cover - compiled
+    """Move examples from the fold furthest above its target size into the one furthest below until
+    every fold is within ``slack`` of its target: in each round the examples whose moves raise F
+    least without losing positive evidence (others only if too few can), scored once per round."""
+    k = sizes.shape[0]
+    while True:
+        over, under = 0, 0
+        for j in range(k):
+            if sizes[j] - targets[j] > sizes[over] - targets[over]:
+                over = j
+            if sizes[j] - targets[j] < sizes[under] - targets[under]:
+                under = j
+        if sizes[over] - targets[over] <= slack and targets[under] - sizes[under] <= slack:
+            break
+        need = max(int(min(sizes[over] - targets[over], targets[under] - sizes[under]) - slack), 1)
+        members = np.flatnonzero(fold == over)
+        score = np.empty(members.shape[0])
+        for i in range(members.shape[0]):
+            d, zl, zp = _delta_to(members[i], over, under, row_ptr, row_combos, R, share, fill)
+            score[i] = d + (1e12 if zl > 0 or zp > 0 else 0.0)  # losing evidence: only if nothing else can
+        for i in np.argsort(score, kind="mergesort")[:need]:
+            _move(members[i], over, under, row_ptr, row_combos, R, fold, sizes)
+
+
+@numba.njit(cache=True)
+def hybrid_kernel(row_ptr, row_combos, R, fold, targets, passes, samples, seed, fill, visit,
+                  exact):  # pragma: no cover - compiled
+    """Steps 3 and 4 of the module doc on the start ``fold``, with the combinations' parameters in
+    ``R[:, k:]`` (its counts are filled here): ``passes`` passes over ``visit`` examples each (all of
+    them: n), then exact sizes if ``exact``. Returns (fold ids, F, zero (fold, label) cells)."""
+    n = fold.shape[0]
+    k = targets.shape[0]
+    fold = fold.copy()
+    R = R.copy()
+    R[:, :k] = fold_counts(row_ptr, row_combos, fold, k, R.shape[0])
+    sizes = np.zeros(k, dtype=np.int64)
+    for x in range(n):
+        sizes[fold[x]] += 1
+    share = targets / n
+    state = np.array([np.uint64(seed)], dtype=np.uint64)
+    order = np.arange(n)
+    d_x, zl_x, zp_x = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
+    d_y, zl_y, zp_y = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
+    _fit_sizes(1, fold, sizes, targets, row_ptr, row_combos, R, share, fill)  # within one of the target sizes
+    total = _objective(R, share)
+    for _ in range(passes):
+        for i in range(n - 1, 0, -1):  # Fisher–Yates
+            r = randbelow(state, i + 1)
+            order[i], order[r] = order[r], order[i]
+        gain = 0.0
+        for x in order[:visit]:
+            if row_ptr[x + 1] == row_ptr[x]:
+                continue  # a label-less example changes no count
+            a = fold[x]
+            _deltas(x, a, row_ptr, row_combos, R, share, fill, d_x, zl_x, zp_x)
+            best_b, best_d = -1, -1e-12
+            for b in range(k):
+                if b != a and zl_x[b] <= 0 and zp_x[b] <= 0 and d_x[b] < best_d:
+                    best_b, best_d = b, d_x[b]
+            if best_b < 0:
+                continue
+            b = best_b
+            if sizes[a] - 1 >= targets[a] - 1 and sizes[b] + 1 <= targets[b] + 1:
+                _move(x, a, b, row_ptr, row_combos, R, fold, sizes)
+                gain += best_d
+                continue
+            # a swap: x to b, and back to a the best of `samples` random members of b
+            zl, zp = zl_x[b], zp_x[b]
+            _move(x, a, b, row_ptr, row_combos, R, fold, sizes)
+            best_y, best_total = -1, 0.0
+            for _s in range(samples):
+                y = -1
+                for _t in range(4 * k):
+                    cand = randbelow(state, n)
+                    if fold[cand] == b and cand != x:
+                        y = cand
+                        break
+                if y < 0:
+                    continue
+                _deltas(y, b, row_ptr, row_combos, R, share, fill, d_y, zl_y, zp_y)
+                if zl + zl_y[a] <= 0 and zp + zp_y[a] <= 0 and best_d + d_y[a] < best_total - 1e-12:
+                    best_y, best_total = y, best_d + d_y[a]
+            if best_y >= 0:
+                _move(best_y, b, a, row_ptr, row_combos, R, fold, sizes)
+                gain += best_total
+            else:
+                _move(x, b, a, row_ptr, row_combos, R, fold, sizes)
+        total += gain
+        if -gain <= 1e-6 * abs(total):
+            break
+    if exact:
+        _fit_sizes(0, fold, sizes, targets, row_ptr, row_combos, R, share, fill)  # step 4: exact target sizes
+    zero_labels = 0
+    for c in range(R.shape[0]):
+        if R[c, k + 3] == 0.0:
+            for j in range(k):
+                if R[c, j] == 0.0:
+                    zero_labels += 1
+    return fold, _objective(R, share), zero_labels
+
+
+def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray, n: int, pair_weight: float = 1.0,
+                      dcp_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Per-combination weights of F (module doc, step 2) and of its DCP hinge, from the starts'
+    counts (combinations × folds)."""
+    support = comb.support.astype(float)
+    d = np.minimum(support / n, 1 - 0.5 / n)
+    pair = comb.is_pair
+    errors = [((c - support[:, None] * (targets / n)[None, :]) ** 2).sum(axis=1) for c in start_counts]
+    rld, ld = 1.0 / support, 1.0 / (n * (1 - d) ** 2)
+
+    def scale(part, mask):  # 1 / the term's value at the best start: each term counts relative to it
+        value = min(float((error * part)[mask].sum()) for error in errors)
+        return 1.0 / value if value > 0 else 0.0
+
+    weight, hinge = np.zeros(len(support)), np.zeros(len(support))
+    per_rld = rld[~pair] * scale(rld, ~pair)
+    weight[~pair] = per_rld + ld[~pair] * scale(ld, ~pair)
+    weight[pair] = pair_weight * ld[pair] * scale(ld, pair)
+    hinge[~pair] = dcp_weight * per_rld
+    return weight, hinge
+
+
+@register("hybrid")
+class HybridStratification(MultilabelStratifier):
+    """The better of IS and SOIS, refined by a local search that balances labels and label pairs
+    without losing positive evidence; exact fold sizes (see the module doc; stratbench's own method).
+
+    Parameters
+    ----------
+    passes : full local-search passes over the examples after the trial (default 1).
+    samples : candidate partners tried for a swap (default 8).
+    pair_weight, dcp_weight, fill : ρ, η and f_label of the objective (3, 8, 1).
+    start : ``"both"`` (default), ``"iterative"`` or ``"sois"``: the starts tried.
+    trial : share of a pass run from each start to choose between them (default 0.5).
+    """
+
+    equal_sizes = True
+
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 passes=1, samples=8, pair_weight=3.0, start="both", fill=1.0, dcp_weight=8.0, trial=0.5):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
+        self.passes = passes
+        self.samples = samples
+        self.pair_weight = pair_weight
+        self.start = start
+        self.fill = fill
+        self.dcp_weight = dcp_weight
+        self.trial = trial
+
+    def _assign(self, Y, ratios, rng):
+        if not isinstance(self.passes, int) or self.passes < 0:
+            raise StratbenchError(f"passes must be an integer ≥ 0, got {self.passes!r}")
+        if not isinstance(self.samples, int) or self.samples < 1:
+            raise StratbenchError(f"samples must be an integer ≥ 1, got {self.samples!r}")
+        if self.start not in ("both", "iterative", "sois"):
+            raise StratbenchError(f"start must be 'both', 'iterative' or 'sois', got {self.start!r}")
+        n, k = Y.shape[0], len(ratios)
+        comb = label_combinations(Y)
+        targets = apportion(n, ratios).astype(np.float64)
+        seed_is, seed_sois, seed_search = (int(v) for v in rng.integers(0, 2**63, size=3))
+        starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is)}
+        if self.start in ("sois", "both"):
+            starts["sois"] = sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
+                                         np.argsort(comb.first_seen).astype(np.int64), np.asarray(ratios, np.float64),
+                                         np.uint64(seed_sois), SELECT["paper"], False)
+
+        def counts_of(fold):
+            return fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.first))
+
+        # one objective for every start, each term weighted by its value at the better start
+        counts = {name: counts_of(fold) for name, fold in starts.items()}
+        weight, hinge = objective_weights(comb, list(counts.values()), targets, n, self.pair_weight, self.dcp_weight)
+        pairs = comb.is_pair
+        floor = int((counts["iterative"][~pairs] == 0).sum())  # IS's FLZ: the hybrid never ends above it
+        inevitable = np.maximum(0, k - comb.support[pairs]).sum()
+        pair_zeros = max(min(int((c[pairs] == 0).sum()) for c in counts.values()) - inevitable, 1)
+        del counts
+        fill = np.array([self.fill, self.fill / pair_zeros])  # the fillable pair zeros together ≈ one label's
+        R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
+        R[:, k:] = np.column_stack([comb.support, weight, hinge, pairs])
+
+        def search(fold, passes, seed, visit=n, exact=True):
+            fold, value, zeros = hybrid_kernel(comb.row_ptr, comb.row_combos, R, fold.astype(np.int64), targets,
+                                               passes, self.samples, np.uint64(seed), fill, visit, exact)
+            return max(zeros - floor, 0), value, fold
+
+        # a quarter of a pass from each start; the better (no more empty (fold, label) cells than IS,
+        # then lower F) goes on for the full passes
+        trials = [search(fold, 1, seed_search, max(int(n * self.trial), 1), False) for fold in starts.values()]
+        best = min(trials, key=lambda r: r[:2])
+        result = search(best[2], self.passes, seed_search + 1)
+        if result[0] > 0:  # evidence lost on the way: the better of this and IS's own folds' search
+            result = min(result, search(starts["iterative"], self.passes, seed_search + 2), key=lambda r: r[:2])
+        return result[2]

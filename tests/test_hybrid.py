@@ -1,0 +1,89 @@
+"""The hybrid stratifier (stratbench's own): its constraints on hand-worked cases, the guarantees every
+stratifier gives (tests/test_stratifier_properties.py runs it too), determinism, and that it keeps
+the best of IS and SOIS on real data."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from stratbench import stratifiers
+from stratbench.fold_quality import fold_label_counts, fold_quality, pair_measures
+
+
+def hybrid(k, seed=0, **params):
+    return stratifiers.get("hybrid", n_splits=k, random_state=seed, **params)
+
+
+def test_two_folds_of_a_hand_worked_case_balance_labels_and_their_pair():
+    """8 rows, λ0 on rows 0–3, λ1 on rows 0, 1, 4, 5 (so the pair (λ0, λ1) on rows 0, 1). The only
+    splits with F = 0: 4 rows a fold, 2 of λ0, 2 of λ1 and 1 of the pair in each."""
+    Y = np.zeros((8, 2), dtype=int)
+    Y[:4, 0] = 1
+    Y[[0, 1, 4, 5], 1] = 1
+    for seed in range(10):
+        folds = hybrid(2, seed).fold_ids(Y)
+        sizes, counts = fold_label_counts(Y, folds, 2)
+        assert sizes.tolist() == [4, 4]
+        assert counts.tolist() == [[2, 2], [2, 2]]
+        assert folds[0] != folds[1]  # the pair's two rows apart: one in each fold
+
+
+def test_positive_evidence_is_kept_at_the_floor():
+    """A label with 3 positives and k = 3 has one in every fold (FLZ 0); one with 2 positives leaves
+    exactly one fold empty (its floor: k − 2 = 1); a third label of 5 positives, and label-less rows."""
+    Y = np.zeros((12, 3), dtype=int)
+    Y[[0, 1, 2], 0] = 1
+    Y[[3, 4], 1] = 1
+    Y[[0, 3, 5, 6, 7], 2] = 1
+    for seed in range(20):
+        folds = hybrid(3, seed).fold_ids(Y)
+        sizes, counts = fold_label_counts(Y, folds, 3)
+        assert sizes.tolist() == [4, 4, 4]
+        assert (counts[:, 0] == 1).all() and sorted(counts[:, 1]) == [0, 1, 1]
+        assert sorted(counts[:, 2]) == [1, 2, 2]
+        assert fold_quality(Y, folds, 3)["FLZ"] == 1  # the floor
+
+
+def test_never_more_empty_fold_label_cells_than_iterative_stratification():
+    rng = np.random.default_rng(3)
+    for seed in range(15):
+        Y = sp.csr_matrix((rng.random((60, 12)) < rng.uniform(0.02, 0.3, 12)).astype(np.int8))
+        for k in (3, 5):
+            ours = fold_quality(Y, hybrid(k, seed).fold_ids(Y), k, pairs=False)
+            theirs = fold_quality(Y, stratifiers.get("iterative", n_splits=k, random_state=seed).fold_ids(Y), k,
+                                  pairs=False)
+            assert ours["FLZ"] <= theirs["FLZ"] and ours["ED"] <= theirs["ED"]
+
+
+def test_exact_sizes_for_unequal_shares_and_holdout():
+    Y = (np.random.default_rng(1).random((101, 5)) < 0.3).astype(int)
+    sizes = np.bincount(stratifiers.get("hybrid", fold_shares=[3, 1, 1], random_state=0).fold_ids(Y))
+    assert sizes.tolist() == [61, 20, 20]  # apportion(101, [0.6, 0.2, 0.2])
+    ids = stratifiers.get("hybrid", n_splits=1, test_size=0.25, random_state=0).fold_ids(Y)
+    assert np.bincount(ids).tolist() == [75, 26]  # ⌈25.25⌉ test rows, as scikit-learn rounds
+
+
+def test_same_seed_same_folds_and_parameters_are_checked():
+    Y = (np.random.default_rng(2).random((80, 6)) < 0.25).astype(int)
+    np.testing.assert_array_equal(hybrid(4, 9).fold_ids(Y), hybrid(4, 9).fold_ids(Y))
+    assert not np.array_equal(hybrid(4, 9).fold_ids(Y), hybrid(4, 10).fold_ids(Y))
+    with pytest.raises(ValueError, match="passes must be"):
+        hybrid(4, passes=-1).fold_ids(Y)
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("name", ["emotions", "yeast", "enron"])
+def test_on_real_data_the_best_of_iterative_and_sois(name, mulan_cache):
+    """Mean of 3 seeds, 10 folds: LD below both IS and SOIS, DCP no worse than 5% above IS's, FLZ no
+    higher than IS's, LPD no more than 15% above SOIS's, exact fold sizes (ED ≤ 0.5)."""
+    Y = mulan_cache(name).Y
+
+    def mean(method):
+        rows = [fold_quality(Y, stratifiers.get(method, n_splits=10, random_state=s).fold_ids(Y), 10) for s in range(3)]
+        return {m: np.mean([r[m] for r in rows]) for m in rows[0]}
+
+    h, i, s = mean("hybrid"), mean("iterative"), mean("sois")
+    assert h["LD"] < min(i["LD"], s["LD"])
+    assert h["DCP"] <= 1.05 * i["DCP"] and h["FLZ"] <= i["FLZ"]
+    assert h["LPD"] <= 1.15 * s["LPD"] and h["ED"] <= 0.5
+    assert pair_measures(Y, stratifiers.get("hybrid", n_splits=10, random_state=0).fold_ids(Y), 10)["FLPZ"] <= \
+        pair_measures(Y, stratifiers.get("iterative", n_splits=10, random_state=0).fold_ids(Y), 10)["FLPZ"]

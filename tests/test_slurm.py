@@ -1,0 +1,111 @@
+"""Studies on a real SLURM cluster (the single-node one of .ci/slurm-up) through Snakemake's SLURM
+executor: the same bytes as a local run, and a study killed mid-run finishes with nothing lost.
+
+Skipped, saying so, where no SLURM node is idle (CI runs .ci/slurm-up wherever apt-get works and sets
+STRATBENCH_SLURM=1, which turns a missing cluster into a failure)."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO, tiny_config
+
+pytestmark = pytest.mark.workflow
+MEASURED = re.compile(r"runtime|tiittanen2021_table2|fold_quality_papers\.md|paper_tables\.md")
+
+
+def _slurm_idle() -> bool:
+    if not shutil.which("sinfo"):
+        return False
+    out = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True)
+    return out.returncode == 0 and "idle" in out.stdout.split()
+
+
+@pytest.fixture(scope="module")
+def slurm():
+    if not _slurm_idle():
+        if os.environ.get("STRATBENCH_SLURM") == "1":
+            pytest.fail("STRATBENCH_SLURM=1 but no idle SLURM node (did .ci/slurm-up fail?)")
+        pytest.skip("skipped: no SLURM (no idle node; start one with .ci/slurm-up)")
+    pytest.importorskip("snakemake_executor_plugin_slurm", reason="skipped: no SLURM executor plugin (pip install -e '.[slurm]')")
+
+
+def checkout(dest: Path) -> Path:
+    """A copy of the repository's tracked files (what a user has after git clone)."""
+    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    for rel in files:
+        if (REPO / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / rel, dest / rel)
+    return dest
+
+
+def snakemake(cwd: Path, *args, **kw):
+    return subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=cwd, capture_output=True, text=True, **kw)
+
+
+def same_results(a: Path, b: Path) -> int:
+    """Assert that every fold file, score, fold-quality row, table, report and figure of b is in a
+    with the same bytes (wall-time files aside); return how many were compared."""
+    compared = 0
+    for sub in ("folds", "scores", "fold_quality", "tables", "report", "figures", "network"):
+        for p in sorted((b / sub).rglob("*")):
+            if p.is_file() and not MEASURED.search(p.name):
+                assert (a / p.relative_to(b)).read_bytes() == p.read_bytes(), p.relative_to(b)
+                compared += 1
+    return compared
+
+
+def test_the_default_study_on_slurm_with_the_profile_alone_gives_the_local_bytes(slurm, tmp_path):
+    local, cluster = checkout(tmp_path / "local"), checkout(tmp_path / "cluster")
+    start = time.perf_counter()
+    result = snakemake(local, "--cores", "2")
+    local_s = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr[-3000:]
+    start = time.perf_counter()
+    result = snakemake(cluster, "--profile", "workflow/profiles/slurm")
+    cluster_s = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr[-4000:]
+    out = result.stdout + result.stderr
+    submitted = len(re.findall(r"has been submitted with SLURM jobid", out))
+    assert 0 < submitted < 162 / 2  # grouped: far fewer submissions than the study's 162 jobs
+    assert same_results(cluster / "results" / "quick", local / "results" / "quick") > 100
+    print(f"default study: local --cores 2 {local_s:.0f} s; SLURM {cluster_s:.0f} s, {submitted} submissions")
+
+
+def test_a_study_killed_mid_run_on_slurm_finishes_with_nothing_lost(slurm, tmp_path, mirror, finished_runs):
+    """The tiny study on SLURM: SIGKILL snakemake once some results exist, cancel its jobs, rerun with
+    the README's line: the same bytes as the local run, no finished job redone, no partial file."""
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
+    common = ["--snakefile", str(REPO / "Snakefile"), "--configfile", "config.yaml",
+              "--profile", str(REPO / "workflow" / "profiles" / "slurm")]
+    env = {**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", *common], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    scores = tmp_path / "results" / "tiny" / "scores"
+    deadline = time.time() + 600
+    while time.time() < deadline and len(list(scores.rglob("*.csv"))) < 2 and proc.poll() is None:
+        time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    # cancel what the killed run left queued or running (the README's advice)
+    subprocess.run(["scancel", "--user", os.environ.get("USER", "root")], capture_output=True)
+    while subprocess.run(["squeue", "-h"], capture_output=True, text=True).stdout.strip():
+        time.sleep(1)
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "results").rglob("*") if p.is_file()}
+    assert len(list(scores.rglob("*.csv"))) < 8  # killed mid-study
+
+    unlock = snakemake(tmp_path, *common, "--unlock", env=env)
+    assert unlock.returncode == 0, unlock.stderr[-2000:]
+    result = snakemake(tmp_path, *common, env=env)
+    assert result.returncode == 0, result.stderr[-4000:]
+    redone = [p for p, t in before.items() if p.exists() and p.stat().st_mtime_ns != t and "benchmarks" not in p.parts]
+    assert len(redone) <= 4, redone  # at most the outputs of the submissions cut off by the kill
+    assert not list((tmp_path / "results").rglob("*.tmp"))
+    assert same_results(tmp_path / "results" / "tiny", finished_runs[0] / "results" / "tiny") > 80
