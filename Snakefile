@@ -24,6 +24,7 @@ include: "workflow/rules/network.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/grid.smk"
 
 
 report: "workflow/report/workflow.rst"

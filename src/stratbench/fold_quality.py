@@ -8,6 +8,7 @@ the test set of fold j, c_j = n/k its desired size.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -35,58 +36,71 @@ def label_distribution(Y, folds: np.ndarray, n_splits: int) -> float:
     counts as present in n−1 of n, and a fold where every example has the label as |S_j|−1 of |S_j|.
     An empty fold makes LD NaN.
     """
-    sizes, counts = fold_label_counts(Y, folds, n_splits)
-    return _ld(sizes, counts, counts.sum(axis=0).astype(float), len(folds))
+    return label_measures(*fold_label_counts(Y, folds, n_splits))["LD"]
 
 
 def folds_with_zero_label(Y, folds: np.ndarray, n_splits: int) -> int:
     """FZ = number of test folds in which at least one label has no positive example."""
-    _, counts = fold_label_counts(Y, folds, n_splits)
-    return int((counts == 0).any(axis=1).sum())
+    return label_measures(*fold_label_counts(Y, folds, n_splits))["FZ"]
 
 
 def fold_label_pairs_with_zero(Y, folds: np.ndarray, n_splits: int) -> int:
     """FLZ = number of (fold, label) pairs with no positive example in the test fold."""
-    _, counts = fold_label_counts(Y, folds, n_splits)
-    return int((counts == 0).sum())
-
-
-def _label_shares(Y, folds, n_splits):
-    sizes, counts = fold_label_counts(Y, folds, n_splits)
-    total = counts.sum(axis=0).astype(float)
-    keep = total > 0  # labels without positives are left out (0/0), ALGORITHMS.md §4.1
-    return sizes, counts[:, keep], total[keep], len(folds)
+    return label_measures(*fold_label_counts(Y, folds, n_splits))["FLZ"]
 
 
 def relative_label_distribution(Y, folds: np.ndarray, n_splits: int) -> float:
     """rLD = mean over labels of (1/k) Σ_j |d_i − p_ij| / d_i, d_i = |D_i|/n, p_ij = |T_j ∩ D_i|/|T_j|
     (Tiittanen et al. 2021, optisplit ``rld``); labels without positives are left out."""
-    sizes, counts, total, n = _label_shares(Y, folds, n_splits)
-    if (sizes == 0).any():
-        return float("nan")
-    d = total / n
-    p = counts / sizes[:, None]
-    return float(np.mean(np.abs(d - p) / d)) if len(d) else float("nan")
+    return label_measures(*fold_label_counts(Y, folds, n_splits))["rLD"]
 
 
 def deviation_from_ideal_share(Y, folds: np.ndarray, n_splits: int) -> float:
     """DCP = mean over labels of max_j |T_j ∩ D_i| / |D_i| − 1/k (Tiittanen et al. 2021, ``dcp``);
     0 is perfect, 1 − 1/k the worst; labels without positives are left out."""
-    _, counts, total, _ = _label_shares(Y, folds, n_splits)
-    return float(np.mean(counts.max(axis=0) / total - 1.0 / n_splits)) if len(total) else float("nan")
+    return label_measures(*fold_label_counts(Y, folds, n_splits))["DCP"]
 
 
-def fold_pair_counts(Y, folds: np.ndarray, n_splits: int):
-    """(|S_j|, |D^e| and the k × |E| counts |S_j^e|) for the label pairs e co-occurring in Y."""
+def label_measures(sizes: np.ndarray, counts: np.ndarray) -> dict[str, float]:
+    """ED, LD, FZ, FLZ, rLD and DCP from the fold sizes |S_j| and the k × q counts |S_j^i|
+    (definitions in the functions above)."""
+    k, n = len(sizes), int(sizes.sum())
+    total = counts.sum(axis=0).astype(float)
+    keep = total > 0  # rLD, DCP: labels without positives are left out (0/0), ALGORITHMS.md §4.1
+    kept, d = counts[:, keep], total[keep] / n
+    empty = (sizes == 0).any()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rld = np.mean(np.abs(d - kept / sizes[:, None]) / d) if len(d) and not empty else np.nan
+    return {
+        "ED": float(np.mean(np.abs(sizes - n / k))),
+        "LD": _ld(sizes, counts, total, n),
+        "FZ": int((counts == 0).any(axis=1).sum()),
+        "FLZ": int((counts == 0).sum()),
+        "rLD": float(rld),
+        "DCP": float(np.mean(kept.max(axis=0) / total[keep] - 1.0 / k)) if len(d) else float("nan"),
+    }
+
+
+def fold_pair_counts(Y, folds: np.ndarray, n_splits: int, comb=None):
+    """(|S_j|, |D^e| and the k × |E| counts |S_j^e|) for the label pairs e co-occurring in Y
+    (``comb``: Y's :func:`~stratbench.stratifiers._combinations.label_combinations`, if already made)."""
     from stratbench.stratifiers._combinations import label_combinations
 
-    Y = as_label_matrix(Y)
-    comb = label_combinations(Y)
+    if comb is None:
+        comb = label_combinations(as_label_matrix(Y))
     pairs = np.flatnonzero(comb.is_pair)
-    rows = np.repeat(np.arange(Y.shape[0]), np.diff(comb.row_ptr))
-    keys = comb.row_combos.astype(np.int64) * n_splits + folds[rows]
-    counts = np.bincount(keys, minlength=len(comb.first) * n_splits).reshape(-1, n_splits)[pairs].T
-    return np.bincount(folds, minlength=n_splits), comb.support[pairs], counts
+    counts = _combination_counts(comb.row_ptr, comb.row_combos, np.asarray(folds, dtype=np.int64), n_splits,
+                                 len(comb.first))
+    return np.bincount(folds, minlength=n_splits), comb.support[pairs], counts[:, pairs]
+
+
+@numba.njit(cache=True)
+def _combination_counts(row_ptr, row_combos, folds, k, n_combos):  # pragma: no cover - compiled
+    counts = np.zeros((k, n_combos), dtype=np.int64)
+    for x in range(folds.shape[0]):
+        for p in range(row_ptr[x], row_ptr[x + 1]):
+            counts[folds[x], row_combos[p]] += 1
+    return counts
 
 
 def _ld(sizes, counts, total, n) -> float:
@@ -100,11 +114,11 @@ def _ld(sizes, counts, total, n) -> float:
     return float(per_fold.mean()) if per_fold.size else float("nan")
 
 
-def pair_measures(Y, folds: np.ndarray, n_splits: int) -> dict[str, float]:
+def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, float]:
     """Second-order measures of Szymański & Kajdanowicz 2017 over the co-occurring pairs E:
     LPD (LD over pairs), FLPZ (fold–pair zeros beyond the inevitable max(0, k − |D^e|)), and the
     share of pairs with no positive example per test fold, mean and std over folds."""
-    sizes, support, counts = fold_pair_counts(Y, folds, n_splits)
+    sizes, support, counts = fold_pair_counts(Y, folds, n_splits, comb)
     if counts.shape[1] == 0:
         nan = float("nan")
         return {"LPD": nan, "FLPZ": 0, "pair_zero_share": nan, "pair_zero_share_std": nan}
@@ -118,23 +132,14 @@ def pair_measures(Y, folds: np.ndarray, n_splits: int) -> dict[str, float]:
     }
 
 
-MEASURES = {
-    "ED": lambda Y, f, k: example_distribution(f, k),
-    "LD": label_distribution,
-    "FZ": folds_with_zero_label,
-    "FLZ": fold_label_pairs_with_zero,
-    "rLD": relative_label_distribution,
-    "DCP": deviation_from_ideal_share,
-}
-
-
 RANKED_MEASURES = ["ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share"]  # lower is better
 
 
-def fold_quality(Y, folds: np.ndarray, n_splits: int, pairs: bool = True) -> dict[str, float]:
-    """Every fold-quality measure of one fold assignment, by name (``pairs``: the second-order ones too)."""
+def fold_quality(Y, folds: np.ndarray, n_splits: int, pairs: bool = True, comb=None) -> dict[str, float]:
+    """Every fold-quality measure of one fold assignment, by name (``pairs``: the second-order ones
+    too, from ``comb`` — Y's label combinations — when given, so that many assignments of one Y share it)."""
     Y = as_label_matrix(Y)
-    out = {name: fn(Y, folds, n_splits) for name, fn in MEASURES.items()}
+    out = label_measures(*fold_label_counts(Y, folds, n_splits))
     if pairs:
-        out.update(pair_measures(Y, folds, n_splits))
+        out.update(pair_measures(Y, folds, n_splits, comb))
     return out

@@ -29,6 +29,7 @@ DATA = config.get("data", {})
 GROUPS = with_all_group(DATASETS, config.get("dataset_groups"))  # for ranks and tests; "all" always
 ALPHA = config.get("alpha", 0.05)
 REPRODUCES = config.get("reproduces")
+GRID_KS = (config.get("grid") or {}).get("n_splits", [])  # a fold-quality grid over these k (grid.smk)
 
 use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
 
@@ -171,6 +172,9 @@ def reproduction_inputs(wildcards):
 
 def all_outputs():
     tables = f"{RESULTS}/tables"
+    if GRID_KS:  # a fold-quality grid study: its tables, CD diagrams and recommendation only
+        return [f"{tables}/dataset_statistics.csv", f"{tables}/grid_ranks.md", f"{RESULTS}/report/recommendation.md",
+                *expand(f"{RESULTS}/figures/grid_critical_difference_k{{k}}.{{ext}}", k=GRID_KS, ext=["png", "pdf"])]
     outputs = [
         f"{tables}/dataset_statistics.csv",
         f"{tables}/fold_quality.csv",

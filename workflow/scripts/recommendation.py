@@ -1,0 +1,14 @@
+"""'Which stratifier should I use', drawn from the grid's ranks, tests and runtimes."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+import pandas as pd  # noqa: E402
+
+from stratbench.grid import recommendation  # noqa: E402
+from stratbench.io import write_text  # noqa: E402
+
+inp = snakemake.input
+tables = {name: pd.read_csv(inp[name]) for name in ("summary", "ranks", "tests", "pairs", "statistics")}
+write_text(snakemake.output[0], recommendation(tables["summary"], tables["ranks"], tables["tests"], tables["pairs"],
+                                               tables["statistics"], snakemake.params.study))
