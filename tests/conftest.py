@@ -90,17 +90,9 @@ def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | Non
 
 def planned_jobs(result) -> dict[str, int]:
     """Job counts from the 'Job stats' table of a dry run."""
-    counts, table = {}, False
-    for line in (result.stdout + result.stderr).splitlines():
-        if line.startswith("Job stats"):
-            table = True
-        elif table:
-            parts = line.split()
-            if len(parts) == 2 and parts[1].isdigit():
-                counts[parts[0]] = int(parts[1])
-            elif parts and parts[0] == "total":
-                break
-    return counts
+    from stratbench._snakemake import planned_jobs as parse
+
+    return parse(result.stdout + result.stderr)
 
 
 @pytest.fixture(scope="session")

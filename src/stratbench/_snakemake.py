@@ -100,3 +100,18 @@ def failed_log_tails(snakemake_log: str, lines: int = 15) -> str:
         tail = p.read_text(errors="replace").splitlines()[-lines:] if p.is_file() else ["(no log written)"]
         out.append(f"--- last lines of {path} ---\n" + "\n".join(tail))
     return "\n".join(out)
+
+
+def planned_jobs(output: str) -> dict[str, int]:
+    """Job counts per rule from the "Job stats" table Snakemake prints (a dry run's output)."""
+    counts, table = {}, False
+    for line in output.splitlines():
+        if line.startswith("Job stats"):
+            table = True
+        elif table:
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                counts[parts[0]] = int(parts[1])
+            elif parts and parts[0] == "total":
+                break
+    return counts

@@ -87,6 +87,7 @@ class DatasetCost:
     fold_quality_s: float
     network_s: float
     forests: dict         # classifier -> ForestCost
+    combinations_s: float = 0.0  # building the label combinations once (a grid job shares them)
 
 
 # --- calibration ------------------------------------------------------------------------------------
@@ -214,9 +215,14 @@ def calibrate_dataset(config: dict, dataset: str, overhead, workdir=".", samples
         ids = splitter.fold_ids(Y)
         stratifier_s[name] = time.perf_counter() - start
         folds = ids if folds is None else folds
+    from stratbench.stratifiers._combinations import label_combinations
+
     start = time.perf_counter()
-    fold_quality(Y, folds, k)
-    fold_quality_s = time.perf_counter() - start
+    comb = label_combinations(Y)
+    combinations_s = time.perf_counter() - start
+    start = time.perf_counter()
+    fold_quality(Y, folds, k, comb=comb)
+    fold_quality_s = time.perf_counter() - start + (0.0 if config.get("grid") else combinations_s)
     network_s = 0.0
     if config.get("network_stability"):
         start = time.perf_counter()
@@ -243,7 +249,7 @@ def calibrate_dataset(config: dict, dataset: str, overhead, workdir=".", samples
             log(f"  {dataset} {c}: {forests[c].forests} forests per fold, {forests[c].cpu_s:.1f} CPU-s per fold")
     x_mb = _matrix_mb(X)
     return DatasetCost(dataset, Y.shape[0], Y.shape[1], x_mb, _matrix_mb(Y), layout, load_s, stratifier_s,
-                       fold_quality_s, network_s, forests)
+                       fold_quality_s, network_s, forests, combinations_s)
 
 
 def _matrix_mb(M) -> float:
@@ -259,11 +265,19 @@ def study_jobs(config: dict, costs: dict[str, DatasetCost], startup: float) -> l
     stability, evaluation, and the aggregation jobs)."""
     k, repeats = config["n_splits"], range(config["repeats"])
     threads = config.get("threads", 1)
+    grid_ks = (config.get("grid") or {}).get("n_splits", [])
     jobs = []
     for d, c in costs.items():
         base = BASE_MB + c.x_mb + c.y_mb
         jobs.append(Job("dataset", d, cpu_s=startup + 4 * c.load_s, wall_s=startup + 4 * c.load_s,
                         mem_mb=int(base + 3 * c.x_mb)))
+        if grid_ks:  # one job per (dataset, stratifier): every k × repeat split and its fold quality
+            for s, split_s in c.stratifier_s.items():
+                scale = sum(kk / k for kk in grid_ks) * len(repeats)  # both grow about linearly with k
+                seconds = startup + c.load_s + c.combinations_s + scale * (split_s + c.fold_quality_s)
+                jobs.append(Job("grid_quality", d, s, cpu_s=seconds, wall_s=seconds,
+                                mem_mb=int(BASE_MB + 40 * c.y_mb), after=("dataset",)))
+            continue
         for s, split_s in c.stratifier_s.items():
             for r in repeats:
                 fold_s = startup + c.load_s + split_s
@@ -312,7 +326,7 @@ def simulate(jobs: list[Job], cores: int) -> float:
     last = [i for i, j in enumerate(jobs) if j.rule != "aggregate"]
     for i, j in enumerate(jobs):
         parents = []
-        if j.rule == "make_folds" and j.dataset in dataset_job:
+        if j.rule in ("make_folds", "grid_quality") and j.dataset in dataset_job:
             parents = [dataset_job[j.dataset]]
         elif j.rule in ("fold_quality", "network_stability", "evaluate") and fold_key(j) in folds_job:
             parents = [folds_job[fold_key(j)]]
@@ -353,7 +367,9 @@ def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
     the simulated wall time on ``cores`` cores."""
     frame = pd.DataFrame([asdict(j) for j in jobs])
     frame["part"] = np.where(frame["rule"] == "evaluate", frame["classifier"],
-                             np.where(frame["rule"] == "aggregate", "aggregation", "folds + fold quality"))
+                             np.where(frame["rule"] == "aggregate", "aggregation",
+                                      np.where(frame["rule"] == "grid_quality", "grid (every k and seed)",
+                                               "folds + fold quality")))
     rows = []
     for (d, part), g in frame.groupby(["dataset", "part"], sort=False):
         rows.append(dict(dataset=d or "(all)", part=part, jobs=len(g), forests=int(g["forests"].sum()),
@@ -394,7 +410,11 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
 
 # --- resources of the workflow's rules --------------------------------------------------------------
 
-FALLBACK = dict(mem_mb=2000, runtime=30)  # a rule without its own model: gathers, tables, figures
+FALLBACK = dict(mem_mb=2000, runtime=5)  # a rule without its own model: gathers, tables, figures (seconds each)
+# rules whose jobs travel in groups on a cluster: a group submission asks for the sum of its members'
+# runtimes (whole minutes each), so these add no safety minutes of their own
+GROUPED = {"fetch_mulan_file", "parse_mulan", "generate_dataset", "import_dataset", "make_folds", "fold_quality",
+           "network_stability"}
 
 
 def read_estimate(path) -> dict:
@@ -437,14 +457,14 @@ def shape_evaluation(dataset_file, classifier, spec: dict, forest: dict, n_split
 
 def rule_resources(rule: str, wildcards, input, threads: int, config: dict, estimate: dict) -> tuple[int, int]:
     """(mem_mb, runtime in minutes) that a job of ``rule`` asks for: from the written estimate when
-    there is one (wall × 1.5 + 2 min, memory × 1.25), else from the dataset file (evaluation ×3 + 5
-    min), else :data:`FALLBACK`."""
+    there is one (wall × 1.5, + 2 min for a job submitted alone; memory × 1.25 + 100 MB), else from
+    the dataset file (evaluation: ×3 + 5 min), else :data:`FALLBACK`."""
     dataset = wildcards.get("dataset", "") or wildcards.get("mulan", "")
-    modelled = {"parse_mulan": "dataset", "generate_dataset": "dataset"}.get(rule, rule)
+    modelled = {"parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset"}.get(rule, rule)
     key = (modelled, dataset, wildcards.get("stratifier", ""), wildcards.get("classifier", ""))
     if key in estimate:
         mem, wall = estimate[key]
-        return int(mem * 1.25) + 100, int(math.ceil(wall * 1.5 / 60)) + 2
+        return int(mem * 1.25) + 100, int(math.ceil(wall * 1.5 / 60)) + (0 if rule in GROUPED else 2)
     if rule == "evaluate":
         data = getattr(input, "data", None)
         if data and Path(data).is_file():

@@ -8,7 +8,6 @@ the test set of fold j, c_j = n/k its desired size.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -84,23 +83,13 @@ def label_measures(sizes: np.ndarray, counts: np.ndarray) -> dict[str, float]:
 def fold_pair_counts(Y, folds: np.ndarray, n_splits: int, comb=None):
     """(|S_j|, |D^e| and the k × |E| counts |S_j^e|) for the label pairs e co-occurring in Y
     (``comb``: Y's :func:`~stratbench.stratifiers._combinations.label_combinations`, if already made)."""
-    from stratbench.stratifiers._combinations import label_combinations
+    from stratbench.stratifiers._combinations import fold_counts, label_combinations
 
     if comb is None:
         comb = label_combinations(as_label_matrix(Y))
     pairs = np.flatnonzero(comb.is_pair)
-    counts = _combination_counts(comb.row_ptr, comb.row_combos, np.asarray(folds, dtype=np.int64), n_splits,
-                                 len(comb.first))
-    return np.bincount(folds, minlength=n_splits), comb.support[pairs], counts[:, pairs]
-
-
-@numba.njit(cache=True)
-def _combination_counts(row_ptr, row_combos, folds, k, n_combos):  # pragma: no cover - compiled
-    counts = np.zeros((k, n_combos), dtype=np.int64)
-    for x in range(folds.shape[0]):
-        for p in range(row_ptr[x], row_ptr[x + 1]):
-            counts[folds[x], row_combos[p]] += 1
-    return counts
+    counts = fold_counts(comb.row_ptr, comb.row_combos, np.asarray(folds, dtype=np.int64), n_splits, len(comb.first))
+    return np.bincount(folds, minlength=n_splits), comb.support[pairs], counts[pairs].T
 
 
 def _ld(sizes, counts, total, n) -> float:

@@ -114,3 +114,13 @@ def label_combinations(Y: sp.csr_matrix) -> Combinations:
     combo_ptr = np.concatenate([[0], np.cumsum(np.bincount(row_combos, minlength=len(first)))]).astype(np.int64)
     combo_rows = _group_rows(row_ptr, row_combos, combo_ptr)
     return Combinations(row_ptr, row_combos, combo_ptr, combo_rows, first, second, first_seen)
+
+
+@numba.njit(cache=True)
+def fold_counts(row_ptr, row_combos, fold, k, n_combos):  # pragma: no cover - compiled
+    """Examples of every combination in every fold (combinations × folds, int32)."""
+    counts = np.zeros((n_combos, k), dtype=np.int32)
+    for x in range(fold.shape[0]):
+        for p in range(row_ptr[x], row_ptr[x + 1]):
+            counts[row_combos[p], fold[x]] += 1
+    return counts

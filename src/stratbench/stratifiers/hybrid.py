@@ -46,7 +46,7 @@ import numpy as np
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier, apportion
-from stratbench.stratifiers._combinations import label_combinations
+from stratbench.stratifiers._combinations import fold_counts, label_combinations
 from stratbench.stratifiers._rng import randbelow
 from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT, sois_kernel
@@ -124,16 +124,6 @@ def _move(x, a, b, row_ptr, row_combos, R, fold, sizes):  # pragma: no cover - c
     fold[x] = b
     sizes[a] -= 1
     sizes[b] += 1
-
-
-@numba.njit(cache=True)
-def fold_counts(row_ptr, row_combos, fold, k, n_combos):  # pragma: no cover - compiled
-    """Examples of every combination in every fold (combinations × folds)."""
-    counts = np.zeros((n_combos, k), dtype=np.int32)
-    for x in range(fold.shape[0]):
-        for p in range(row_ptr[x], row_ptr[x + 1]):
-            counts[row_combos[p], fold[x]] += 1
-    return counts
 
 
 @numba.njit(cache=True)
@@ -339,7 +329,7 @@ class HybridStratification(MultilabelStratifier):
                                                passes, self.samples, np.uint64(seed), fill, visit, exact)
             return max(zeros - floor, 0), value, fold
 
-        # a quarter of a pass from each start; the better (no more empty (fold, label) cells than IS,
+        # `trial` of a pass from each start; the better (no more empty (fold, label) cells than IS,
         # then lower F) goes on for the full passes
         trials = [search(fold, 1, seed_search, max(int(n * self.trial), 1), False) for fold in starts.values()]
         best = min(trials, key=lambda r: r[:2])

@@ -1,0 +1,53 @@
+"""The cost estimate: the scheduling simulation by hand, the study's jobs as Snakemake plans them, a
+calibrated estimate of a tiny study, and the resources the rules ask for."""
+import numpy as np
+import pytest
+from conftest import planned_jobs, run_snakemake, tiny_config
+
+from stratbench import cost
+from stratbench.cost import Job, simulate
+
+
+def test_simulation_by_hand():
+    # three 10-s one-thread jobs on 2 cores: two run, then the third → 20 s
+    assert simulate([Job("evaluate", wall_s=10)] * 3, 2) == 20
+    # a 2-thread job takes both cores: the 1-thread jobs wait or go first (longest first): 10 + 10
+    assert simulate([Job("evaluate", threads=2, wall_s=10), Job("evaluate", wall_s=10)], 2) == 20
+    # a job asking more threads than cores runs on all of them
+    assert simulate([Job("evaluate", threads=8, wall_s=5)], 2) == 5
+    # dependencies: dataset (3 s) → folds (2 s) → evaluate (4 s) and fold quality (1 s); aggregate after all
+    jobs = [Job("dataset", "d", wall_s=3), Job("make_folds", "d", "s", repeat=0, wall_s=2),
+            Job("evaluate", "d", "s", "br", 0, wall_s=4), Job("fold_quality", "d", "s", repeat=0, wall_s=1),
+            Job("aggregate", wall_s=1)]
+    assert simulate(jobs, 4) == 3 + 2 + 4 + 1
+
+
+def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, mirror):
+    config = tiny_config(mirror)
+    jobs, table, calibration = cost.estimate(config, cores=2, workdir=tmp_path, samples=4, log=lambda m: None)
+    planned = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
+    counted = {rule: sum(j.rule == rule for j in jobs) for rule in ("make_folds", "fold_quality", "evaluate")}
+    assert counted == {rule: planned[rule] for rule in counted}
+    evaluate = [j for j in jobs if j.rule == "evaluate"]
+    assert all(j.forests > 0 and j.cpu_s > 0 and j.mem_mb > cost.BASE_MB for j in evaluate)
+    emotions = [j for j in evaluate if j.dataset == "emotions"]
+    assert all(j.forests == 3 * 6 for j in emotions)  # 3 folds × one forest per label
+    total = table.iloc[-1]
+    assert total["dataset"] == "total" and total["jobs"] == len(jobs)
+    assert total["cpu_hours"] == pytest.approx(sum(j.cpu_s for j in jobs) / 3600)
+    assert calibration["startup_s"] > 0.1 and set(calibration["datasets"]) == {"toy", "emotions"}
+
+
+def test_rules_ask_for_the_estimate_or_the_shape_of_the_data(tmp_path):
+    estimate = {("evaluate", "emotions", "iterative", "br"): (800, 120.0)}
+    mem, minutes = cost.rule_resources("evaluate", {"dataset": "emotions", "stratifier": "iterative",
+                                                   "classifier": "br"}, None, 2, {}, estimate)
+    assert (mem, minutes) == (int(800 * 1.25) + 100, 3 + 2)  # 120 s × 1.5 = 3 min, + 2 min
+    assert cost.rule_resources("gather_scores", {}, None, 1, {}, {}) == (2000, 5)
+    # a grouped job (a fold job: 2 s) asks for whole minutes without safety minutes of its own
+    grouped = cost.rule_resources("make_folds", {"dataset": "emotions", "stratifier": "random"}, None, 1, {},
+                                  {("make_folds", "emotions", "random", ""): (300, 2.0)})
+    assert grouped == (int(300 * 1.25) + 100, 1)
+    # an evaluation job without an estimate: a generous shape model (×3 + 5 min)
+    forest = cost.shape_forest_seconds(rows=900, classes=2, trees=100)
+    assert 0.5 < forest < 2.0 and cost.shape_forest_seconds(900, 400, 100) > 1.5 * forest
