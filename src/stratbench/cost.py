@@ -367,9 +367,9 @@ def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
     the simulated wall time on ``cores`` cores."""
     frame = pd.DataFrame([asdict(j) for j in jobs])
     frame["part"] = np.where(frame["rule"] == "evaluate", frame["classifier"],
-                             np.where(frame["rule"] == "aggregate", "aggregation",
+                             np.where(frame["rule"] == "aggregate", "aggregation", np.where(frame["rule"] == "dataset", "data",
                                       np.where(frame["rule"] == "grid_quality", "grid (every k and seed)",
-                                               "folds + fold quality")))
+                                               "folds + fold quality"))))
     rows = []
     for (d, part), g in frame.groupby(["dataset", "part"], sort=False):
         rows.append(dict(dataset=d or "(all)", part=part, jobs=len(g), forests=int(g["forests"].sum()),

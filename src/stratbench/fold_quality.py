@@ -8,6 +8,7 @@ the test set of fold j, c_j = n/k its desired size.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -80,18 +81,6 @@ def label_measures(sizes: np.ndarray, counts: np.ndarray) -> dict[str, float]:
     }
 
 
-def fold_pair_counts(Y, folds: np.ndarray, n_splits: int, comb=None):
-    """(|S_j|, |D^e| and the k × |E| counts |S_j^e|) for the label pairs e co-occurring in Y
-    (``comb``: Y's :func:`~stratbench.stratifiers._combinations.label_combinations`, if already made)."""
-    from stratbench.stratifiers._combinations import fold_counts, label_combinations
-
-    if comb is None:
-        comb = label_combinations(as_label_matrix(Y))
-    pairs = np.flatnonzero(comb.is_pair)
-    counts = fold_counts(comb.row_ptr, comb.row_combos, np.asarray(folds, dtype=np.int64), n_splits, len(comb.first))
-    return np.bincount(folds, minlength=n_splits), comb.support[pairs], counts[pairs].T
-
-
 def _ld(sizes, counts, total, n) -> float:
     d = np.where(total == n, (n - 1) / n, total / n)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -106,19 +95,51 @@ def _ld(sizes, counts, total, n) -> float:
 def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, float]:
     """Second-order measures of Szymański & Kajdanowicz 2017 over the co-occurring pairs E:
     LPD (LD over pairs), FLPZ (fold–pair zeros beyond the inevitable max(0, k − |D^e|)), and the
-    share of pairs with no positive example per test fold, mean and std over folds."""
-    sizes, support, counts = fold_pair_counts(Y, folds, n_splits, comb)
-    if counts.shape[1] == 0:
+    share of pairs with no positive example per test fold, mean and std over folds (``comb``: Y's
+    label combinations, if already made)."""
+    from stratbench.stratifiers._combinations import fold_counts, label_combinations
+
+    if comb is None:
+        comb = label_combinations(as_label_matrix(Y))
+    folds = np.asarray(folds, dtype=np.int64)
+    pairs = np.flatnonzero(comb.is_pair)
+    if len(pairs) == 0:
         nan = float("nan")
         return {"LPD": nan, "FLPZ": 0, "pair_zero_share": nan, "pair_zero_share_std": nan}
-    zeros = (counts == 0).sum(axis=0)
-    share = (counts == 0).mean(axis=1)
+    sizes = np.bincount(folds, minlength=n_splits)
+    counts = fold_counts(comb.row_ptr, comb.row_combos, folds, n_splits, len(comb.first))
+    ld_sum, flpz, zeros = _pair_stats(counts, pairs, comb.support.astype(np.float64), sizes.astype(np.float64),
+                                      float(len(folds)))
+    share = zeros / len(pairs)
     return {
-        "LPD": _ld(sizes, counts, support.astype(float), len(folds)),
-        "FLPZ": int(np.maximum(0, zeros - np.maximum(0, n_splits - support)).sum()),
+        "LPD": float("nan") if (sizes == 0).any() else float(ld_sum / (len(pairs) * n_splits)),
+        "FLPZ": int(flpz),
         "pair_zero_share": float(share.mean()),
         "pair_zero_share_std": float(share.std()),
     }
+
+
+@numba.njit(cache=True)
+def _pair_stats(counts, pairs, support, sizes, n):  # pragma: no cover - compiled
+    """(Σ over pairs and folds of LD's term, FLPZ, zero pairs per fold) in one pass over the counts
+    (combinations × folds), with :func:`_ld`'s guards."""
+    k = sizes.shape[0]
+    ld_sum, flpz = 0.0, 0
+    zeros = np.zeros(k)
+    for e in pairs:
+        total = support[e]
+        d = (n - 1) / n if total == n else total / n
+        z = 0
+        for j in range(k):
+            c = counts[e, j]
+            if c == 0:
+                z += 1
+                zeros[j] += 1
+            if sizes[j] > 0:
+                p = (sizes[j] - 1) / sizes[j] if c == sizes[j] else c / sizes[j]
+                ld_sum += abs(p / (1 - p) - d / (1 - d))
+        flpz += max(0, z - max(0, k - int(total)))
+    return ld_sum, flpz, zeros
 
 
 RANKED_MEASURES = ["ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share"]  # lower is better
