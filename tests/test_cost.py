@@ -1,6 +1,5 @@
 """The cost estimate: the scheduling simulation by hand, the study's jobs as Snakemake plans them, a
 calibrated estimate of a tiny study, and the resources the rules ask for."""
-import numpy as np
 import pytest
 from conftest import planned_jobs, run_snakemake, tiny_config
 

@@ -5,7 +5,6 @@ k ≤ n; n·r_j ± 1 examples per subset for the ``equal_sizes`` methods; holdou
 scikit-learn rounds them — over random small label matrices and degenerate ones (all zeros, all ones,
 one row per label, n = k).
 """
-import math
 
 import numpy as np
 import pytest

@@ -151,7 +151,7 @@ def recommendation(summary: pd.DataFrame, ranks: pd.DataFrame, tests: pd.DataFra
                   f"Mean seconds per split of the largest dataset, {largest} (k = {k_top}): "
                   + ", ".join(f"{m} {row[m]:.3g} s" for m in row.index) + "."]
         sizes = runtime.rank(axis=1).mean().sort_values()
-        lines.append(f"Fastest on average over the datasets (mean rank of the wall time): "
+        lines.append("Fastest on average over the datasets (mean rank of the wall time): "
                      + ", ".join(f"{m} ({v:.1f})" for m, v in sizes.items()) + ".")
     groups = ranks[(ranks["group"] != "all") & ranks["measure"].isin(RANKED)]
     if not groups.empty:
