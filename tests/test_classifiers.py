@@ -174,6 +174,47 @@ def test_pooled_job_predicts_exactly_what_the_plain_per_forest_path_predicts(nam
     assert np.isfinite(plain[[0, 1, 6, 7]]).all()  # Hamming loss and subset accuracy of two folds
 
 
+def test_the_layout_probe_times_a_stratified_sample_of_the_jobs_own_forests(monkeypatch):
+    """faster_layout times the middle forest of each stratum of the job's tasks (sorted by rows and
+    minority count), both ways, weighted by stratum size; dense only when that sum is 10% lower. Here
+    dense is twice as fast on frequent labels and three times slower on rare ones (as on corel5k): a
+    probe of the most frequent label alone would choose dense for a job of mostly rare labels."""
+    from stratbench.classifiers import _forests
+
+    now = [0.0]
+
+    def fake_train(task, X_train, n_jobs=1):
+        frequent = _forests._minority(task) >= 20
+        now[0] += (2.0 if frequent else 1.0) if sp.issparse(X_train) else (1.0 if frequent else 3.0)
+        timed.append((sp.issparse(X_train), _forests._minority(task), task.forest.get_params()["n_estimators"]))
+        return 0.5
+
+    monkeypatch.setattr(_forests, "train", fake_train)
+    monkeypatch.setattr(_forests.time, "perf_counter", lambda: now[0])
+    rng = np.random.default_rng(3)
+    X = sp.random(80, 10, density=0.3, format="csr", random_state=3)
+    train = np.arange(80) % 4 != 0
+    Y = sp.csr_matrix((rng.random((80, 6)) < [0.5, 0.4, 0.2, 0.1, 0.05, 0.0]).astype(np.int8))
+    tasks = classifiers.get("br", n_estimators=4, random_state=0).forest_tasks(Y[train])
+    minorities = sorted(_forests._minority(t) for t in tasks if t.constant() is None)
+    assert len(minorities) == 5 and minorities[3] >= 20 > minorities[2]  # the all-zero label trains no forest
+    timed = []
+    X_job, what = _forests.faster_layout(X, tasks, train, probe_trees=7, strata=4)
+    # strata of 1, 1, 1 and 2 tasks (bounds 0, 1, 2, 3, 5): their middle tasks, twice each way, 7 trees
+    assert [m for sparse, m, _ in timed if sparse] == [m for m in minorities[:4] for _ in (0, 1)]
+    assert {trees for *_, trees in timed} == {7}
+    # sparse 1 + 1 + 1 + 2 × 2 = 7 s against dense 3 + 3 + 3 + 2 × 1 = 11 s
+    assert X_job is X and what == "sparse (probe of 5 forests in 4 strata: 7.000 s sparse, 11.000 s dense)"
+    frequent = sp.csr_matrix((rng.random((80, 3)) < 0.5).astype(np.int8))
+    timed = []
+    X_job, what = _forests.faster_layout(X, classifiers.get("br", n_estimators=4).forest_tasks(frequent[train]), train)
+    assert not sp.issparse(X_job) and X_job.dtype == np.float32 and what.startswith("dense float32")
+    np.testing.assert_array_equal(X_job, X.toarray().astype(np.float32))
+    assert _forests.faster_layout(X.toarray(), tasks, train)[1] == "dense"
+    none, what = _forests.faster_layout(X, [t for t in tasks if t.constant() is not None], train)
+    assert none is X and what == "sparse"
+
+
 class Pid:
     """A "forest" whose P(y=1) is the id of the process that fitted it."""
 

@@ -18,7 +18,7 @@ The study's shape gives every job of the workflow (datasets × stratifiers × re
 A job's wall time at t threads is start-up + max(CPU / t, its largest forest); its memory comes from
 the dataset's size in the layout it trains on, the forests' measured size per tree, and one copy of X
 per worker. The study's wall time on N cores is a list-scheduling simulation of the DAG (a ready job
-with the longest wall time first, each taking min(threads, N) cores). ``benchmarks/estimate_check.py``
+with the longest wall time first, each taking min(threads, N) cores). ``benchmarks/job_efficiency.py``
 compares the estimate with the Snakemake ``benchmark:`` files of real runs.
 """
 
@@ -239,13 +239,12 @@ def calibrate_dataset(config: dict, dataset: str, overhead, workdir=".", samples
             if not hasattr(model, "forest_tasks"):
                 log(f"  {dataset} {c}: not a forest classifier; its cost is not estimated")
                 continue
-            if sp.issparse(X) and layout == "sparse" and Y.nnz:
-                frequent = int(np.argmax(np.diff(sp.csc_matrix(Y).indptr)))
-                X, layout = faster_layout(X, Y[:, frequent].toarray().ravel(), model.make_forest(0))
-                layout = layout.split(" (")[0]
             tasks = model.forest_tasks(Y[~test])
+            X_job, job_layout = faster_layout(ds.X, tasks, ~test)  # as the evaluation job will choose
+            if job_layout.startswith("dense") and layout != "dense":
+                X, layout = X_job, "dense float32"  # the memory estimate follows the larger layout
             trees = int(model.make_forest(0).get_params().get("n_estimators", 100))
-            forests[c] = forest_cost(tasks, X[~test], X[test], trees, overhead, samples)
+            forests[c] = forest_cost(tasks, X_job[~test], X_job[test], trees, overhead, samples)
             log(f"  {dataset} {c}: {forests[c].forests} forests per fold, {forests[c].cpu_s:.1f} CPU-s per fold")
     x_mb = _matrix_mb(X)
     return DatasetCost(dataset, Y.shape[0], Y.shape[1], x_mb, _matrix_mb(Y), layout, load_s, stratifier_s,

@@ -41,7 +41,7 @@ def evaluate_folds(X, Y, folds: np.ndarray, n_splits: int, make_classifier: Fact
 
     Forest classifiers (every built-in one) hand the forests of all k folds to one pool of ``n_jobs``
     workers (:class:`~stratbench.classifiers._forests.ForestPool`); X is made dense float32 first
-    when a probe forest says that is faster for this dataset. Others run ``fit_predict`` per fold.
+    when a probe of the job's own forests says that is faster. Others run ``fit_predict`` per fold.
     The rows do not depend on ``n_jobs`` or on the layout.
     """
     Y = sp.csr_matrix(Y)
@@ -60,8 +60,7 @@ def evaluate_folds(X, Y, folds: np.ndarray, n_splits: int, make_classifier: Fact
 def _pooled(X, Y, folds, models, n_jobs, choose_layout):
     tasks = {j: model.forest_tasks(Y[folds != j]) for j, model in enumerate(models)}
     if choose_layout and sp.issparse(X):
-        frequent = int(np.argmax(np.diff(sp.csc_matrix(Y).indptr)))
-        X, layout = faster_layout(X, Y[:, frequent].toarray().ravel(), models[0].make_forest(0))
+        X, layout = faster_layout(X, tasks[0], folds != 0)
         log.info("X layout: %s", layout)
     outputs = ForestPool(X, folds, n_jobs).run(tasks)
     return [model.combine(outputs[j]) for j, model in enumerate(models)]
