@@ -45,11 +45,12 @@ def main() -> int:
     parser.add_argument("--configfile", required=True)
     args = parser.parse_args()
     config = study.load_config(args.configfile)
-    jobs = pd.read_csv(Path("results") / config["study"] / "estimate" / "jobs.csv", keep_default_na=False)
+    jobs_csv = Path("results") / config["study"] / "estimate" / "jobs.csv"
+    jobs = pd.read_csv(jobs_csv, keep_default_na=False)
     counts = planned(args.configfile)
     # the dry run counts a whole study; a partly finished one plans fewer: count from the estimate
     rows = jobs.assign(group=jobs["rule"].map(GROUP_OF))
-    estimate = cost.read_estimate(Path("results") / config["study"] / "estimate" / "jobs.csv")
+    estimate = cost.read_estimate(jobs_csv)
     rule_of = {"dataset": "parse_mulan", "aggregate": "gather_scores"}
     rows["minutes"] = [cost.rule_resources(rule_of.get(r.rule, r.rule), {"dataset": r.dataset, "stratifier": r.stratifier,
                                                                          "classifier": r.classifier},

@@ -133,7 +133,7 @@ def forest_cost(tasks: list[ForestTask], X_train, X_test, trees: int, overhead: 
                 samples: int) -> ForestCost:
     """Cost of the forests of one fold from timing one task per size stratum (see the module doc)."""
     fixed, per_tree_floor = overhead
-    live = [t for t in tasks if t.constant() is None]
+    live = [t for t in tasks if t.trains_forest()]
     if not live:
         return ForestCost(0, 0.0, 0.0, 0.0)
     order = sorted(range(len(live)), key=lambda i: (live[i].size, _minority(live[i])))
@@ -365,10 +365,9 @@ def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
     """CPU hours per dataset × part (each classifier; folds and fold quality), and a total line with
     the simulated wall time on ``cores`` cores."""
     frame = pd.DataFrame([asdict(j) for j in jobs])
-    frame["part"] = np.where(frame["rule"] == "evaluate", frame["classifier"],
-                             np.where(frame["rule"] == "aggregate", "aggregation", np.where(frame["rule"] == "dataset", "data",
-                                      np.where(frame["rule"] == "grid_quality", "grid (every k and seed)",
-                                               "folds + fold quality"))))
+    parts = {"aggregate": "aggregation", "dataset": "data", "grid_quality": "grid (every k and seed)"}
+    frame["part"] = frame["rule"].map(parts).fillna("folds + fold quality")
+    frame.loc[frame["rule"] == "evaluate", "part"] = frame["classifier"]
     rows = []
     for (d, part), g in frame.groupby(["dataset", "part"], sort=False):
         rows.append(dict(dataset=d or "(all)", part=part, jobs=len(g), forests=int(g["forests"].sum()),
@@ -442,7 +441,7 @@ def shape_evaluation(dataset_file, classifier, spec: dict, forest: dict, n_split
     ds = load_dataset(dataset_file)
     model = classifiers.get(spec.get("class", classifier), **{**forest, **spec.get("params", {}), "random_state": 0})
     keep = np.arange(ds.Y.shape[0]) % n_splits != 0
-    tasks = [t for t in model.forest_tasks(ds.Y[keep]) if t.constant() is None] if hasattr(model, "forest_tasks") else []
+    tasks = [t for t in model.forest_tasks(ds.Y[keep]) if t.trains_forest()] if hasattr(model, "forest_tasks") else []
     trees = int(forest.get("n_estimators", 100))
     seconds = [shape_forest_seconds(t.size, 2 if t.labelsets is None else len(t.labelsets), trees) for t in tasks]
     cpu = n_splits * sum(seconds) or 60.0

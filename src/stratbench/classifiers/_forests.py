@@ -55,6 +55,10 @@ class ForestTask:
         """Training rows: the scheduling weight (largest first)."""
         return len(self.y)
 
+    def trains_forest(self) -> bool:
+        """Whether a forest is trained at all (not a one-class binary target, not a single labelset)."""
+        return self.constant() is None and not (self.labelsets is not None and len(self.labelsets) == 1)
+
     def constant(self) -> float | None:
         """The output of a binary task whose target has one class (no forest is trained), else None."""
         if self.labelsets is not None:
@@ -65,11 +69,8 @@ class ForestTask:
 
 def train(task: ForestTask, X_train, n_jobs: int = 1):
     """The fitted forest of ``task`` (or its constant output, or None for a one-class LP)."""
-    const = task.constant()
-    if const is not None:
-        return const
-    if task.labelsets is not None and len(task.labelsets) == 1:
-        return None
+    if not task.trains_forest():
+        return task.constant()  # None for a one-labelset LP task
     X = _rows(task, X_train)
     forest = clone(task.forest)
     if "n_jobs" in forest.get_params():
@@ -252,7 +253,7 @@ def faster_layout(X, tasks: list[ForestTask], train_rows: np.ndarray, probe_tree
     n, d = X.shape
     if 4 * n * d > DENSE_LIMIT_BYTES:
         return X, "sparse (too large to densify)"
-    live = [t for t in tasks if t.constant() is None and not (t.labelsets is not None and len(t.labelsets) == 1)]
+    live = [t for t in tasks if t.trains_forest()]
     if not live:
         return X, "sparse"
     live.sort(key=lambda t: (t.size, _minority(t)))
