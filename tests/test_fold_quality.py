@@ -1,9 +1,17 @@
 import numpy as np
 import pytest
 
-from stratbench.fold_quality import (deviation_from_ideal_share, example_distribution,
-                                     fold_label_pairs_with_zero, fold_quality, folds_with_zero_label,
-                                     label_distribution, pair_measures, relative_label_distribution)
+from stratbench.fold_quality import (
+    deviation_from_ideal_share,
+    exact_size_floors,
+    example_distribution,
+    fold_label_pairs_with_zero,
+    fold_quality,
+    folds_with_zero_label,
+    label_distribution,
+    pair_measures,
+    relative_label_distribution,
+)
 
 # n=4, q=2, k=2; label 0 on rows 0,1,2, label 1 on row 3; folds {0,1} and {2,3}.
 Y = np.array([[1, 0], [1, 0], [1, 0], [0, 1]])
@@ -60,3 +68,23 @@ def test_pair_measures_by_hand():
     # LPD: (0,1) d-ratio 1: fold 0 (2 of 2, guarded to 1 of 2) -> 0, fold 1 -> 1; (0,2) d-ratio 1/3:
     # fold 0 -> 1/3, fold 1 (1 of 2) -> 2/3. Mean over pairs and folds: 1/2
     assert m["LPD"] == pytest.approx(0.5)
+
+
+def test_exact_size_floors_by_hand_and_as_bounds():
+    # n = 7, k = 3: sizes (3, 2, 2). Label A (2 positives, d = 2/7): counts (1, 1, 0), rLD =
+    # (|1/3 − 2/7| + |1/2 − 2/7| + 2/7) / 3 / (2/7) = 23/36, DCP floor 1/2 − 1/3 = 1/6.
+    # Label B (3 positives, d = 3/7): counts (1, 1, 1), rLD = (2/21 + 1/14 + 1/14) / 3 / (3/7) = 5/27, DCP 0.
+    Y7 = np.zeros((7, 2), dtype=int)
+    Y7[[0, 1], 0] = 1
+    Y7[[2, 3, 4], 1] = 1
+    floors = exact_size_floors(Y7, 3)
+    assert floors["rLD"] == pytest.approx((23 / 36 + 5 / 27) / 2)
+    assert floors["DCP"] == pytest.approx(1 / 12)
+    # a bound: no exact-size split goes below it, and the hybrid reaches it on this small case
+    from stratbench import stratifiers
+    for name in ("random", "iterative", "hybrid"):
+        for seed in range(5):
+            q = fold_quality(Y7, stratifiers.get(name, n_splits=3, random_state=seed).fold_ids(Y7), 3, pairs=False)
+            assert q["rLD"] >= floors["rLD"] - 1e-12 and q["DCP"] >= floors["DCP"] - 1e-12
+            if name == "hybrid":
+                assert q["rLD"] == pytest.approx(floors["rLD"]) and q["DCP"] == pytest.approx(floors["DCP"])

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from conftest import planned_jobs, run_snakemake, tiny_config
 
-from stratbench.grid import RANKED, quality_grid
+from stratbench.grid import RANKED, against_baselines, quality_grid
 
 pytestmark = pytest.mark.workflow
 
@@ -23,8 +23,12 @@ def grid_config(mirror):
 def test_quality_grid_rows_of_one_job():
     Y = (np.random.default_rng(0).random((40, 4)) < 0.3).astype(np.int8)
     rows = quality_grid(Y, "random", {}, [2, 4], [11, 12, 13])
-    assert len(rows) == 2 * 3 * 11  # k × seeds × (10 fold measures + seconds)
+    assert len(rows) == 2 * 3 * 13  # k × seeds × (10 fold measures + 2 floors + seconds)
     ed = rows[(rows["measure"] == "ED")]
+    floors = rows[rows["measure"] == "rLD floor"].groupby("k")["value"]
+    assert (floors.nunique() == 1).all()  # one floor per k, whatever the seed
+    rld = rows[rows["measure"] == "rLD"].groupby("k")["value"].min()
+    assert (rld >= floors.first() - 1e-12).all()
     assert (ed["value"] < 1).all()  # random windows: equal sizes
     assert (rows.loc[rows["measure"] == "seconds", "value"] > 0).all()
 
@@ -37,7 +41,7 @@ def test_grid_study_end_to_end(tmp_path, mirror):
     assert result.returncode == 0, result.stderr[-3000:]
     tables = tmp_path / "results" / "tiny" / "tables"
     rows = pd.read_csv(tables / "grid_quality.csv")
-    assert len(rows) == 3 * 3 * 2 * 2 * 11  # datasets × stratifiers × k × repeats × measures
+    assert len(rows) == 3 * 3 * 2 * 2 * 13  # datasets × stratifiers × k × repeats × measures
     ranks = pd.read_csv(tables / "grid_ranks.csv")
     all_ranks = ranks[(ranks["group"] == "all") & ranks["measure"].isin(RANKED)]
     assert set(all_ranks["k"]) == {2, 3} and all_ranks["average_rank"].between(1, 3).all()
@@ -52,3 +56,30 @@ def test_grid_study_end_to_end(tmp_path, mirror):
     assert best in set(summary["stratifier"])
     for k in (2, 3):
         assert (tmp_path / "results" / "tiny" / "figures" / f"grid_critical_difference_k{k}.png").stat().st_size > 10_000
+
+
+def test_against_baselines_tests_the_best_with_its_baselines_alone():
+    """10 real datasets (and a synthetic one, with LD only), 4 stratifiers ranked the same way on every
+    measure (best, b3, b2, b1):
+    among 4 methods the Nemenyi CD is q·√(4·5/(6·10)) = 2.569·0.577 = 1.48, so best (rank 1) is
+    significantly better than b1 (rank 4, difference 3) and b2 (rank 3, difference 2), not than b3
+    (rank 2). On real dataset d0, best's DCP at k = 5 is 10% above b3's: the one place named."""
+    rows = []
+    for i in range(10):
+        for m in RANKED:
+            for s, value in [("best", 1.0), ("b3", 1.05), ("b2", 1.2), ("b1", 1.3)]:
+                if (i, m, s) == (0, "DCP", "best"):
+                    value = 1.05 * 1.1
+                rows.append({"dataset": f"d{i}", "stratifier": s, "k": 5, "measure": m, "mean": value})
+        rows.append({"dataset": "d0", "stratifier": "best", "k": 5, "measure": "DCP floor", "mean": 0.9})
+    rows.append({"dataset": "synth", "stratifier": "best", "k": 5, "measure": "LD", "mean": 9.0})
+    rows += [{"dataset": "synth", "stratifier": s, "k": 5, "measure": "LD", "mean": 1.0} for s in ("b1", "b2", "b3")]
+    lines = against_baselines(pd.DataFrame(rows), "best", ["b1", "b2", "b3"], synthetic=["synth"])
+    text = "\n".join(lines)
+    row = next(line for line in lines if line.startswith("| 5 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "1.48"
+    assert cells[2] == "LD, LPD, FLZ, FLPZ, rLD, ED" or cells[2].startswith("LD")  # b1: every measure but DCP on d0
+    assert cells[4] == "–"  # b3: within the critical difference everywhere
+    assert "d0, k = 5, DCP: 1.155 against b3's 1.05 (+10%; exact-size floor 0.9)" in text
+    assert "synth" not in text.split("Where best")[1]  # synthetic datasets are left out of the 5% check

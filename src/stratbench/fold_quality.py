@@ -142,6 +142,33 @@ def _pair_stats(counts, pairs, support, sizes, n):  # pragma: no cover - compile
     return ld_sum, flpz, zeros
 
 
+def exact_size_floors(Y, n_splits: int) -> dict[str, float]:
+    """The lowest rLD and DCP any k-fold split with exact fold sizes (T_j = n/k rounded by largest
+    remainder, as the equal-size stratifiers give) can reach: per label, DCP's floor is
+    ⌈|D_i|/k⌉/|D_i| − 1/k, and rLD's the least of Σ_j |c_j/T_j − d_i| over integer counts with
+    Σ_j c_j = |D_i| (a separable convex sum: filled greedily from ⌊d_i·T_j⌋, cheapest step first).
+    Means over the labels with positives, as :func:`label_measures`. A method that leaves fold sizes
+    free (optisplit) can go below the rLD floor by putting rare labels into larger folds."""
+    from stratbench.stratifiers._base import apportion
+
+    Y = as_label_matrix(Y)
+    n, k = Y.shape[0], n_splits
+    sizes = apportion(n, np.full(k, 1.0 / k)).astype(float)
+    support = np.asarray(Y.sum(axis=0)).ravel()
+    support = support[support > 0].astype(float)
+    rld = np.empty(len(support))
+    for i, total in enumerate(support):
+        d = total / n
+        counts = np.floor(d * sizes)
+        for _ in range(int(total - counts.sum())):
+            step = np.abs((counts + 1) / sizes - d) - np.abs(counts / sizes - d)
+            counts[np.argmin(step)] += 1
+        rld[i] = np.mean(np.abs(counts / sizes - d)) / d
+    dcp = np.ceil(support / k - 1e-9) / support - 1.0 / k
+    nan = float("nan")
+    return {"rLD": float(rld.mean()) if len(rld) else nan, "DCP": float(dcp.mean()) if len(dcp) else nan}
+
+
 RANKED_MEASURES = ["ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share"]  # lower is better
 
 

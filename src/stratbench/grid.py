@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench import stratifiers
-from stratbench.fold_quality import fold_quality
+from stratbench.fold_quality import exact_size_floors, fold_quality
 from stratbench.stratifiers._combinations import label_combinations
 
 GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value"]
@@ -29,13 +29,16 @@ RANKED = ["LD", "LPD", "FLZ", "FLPZ", "rLD", "DCP", "ED"]  # the fold measures r
 
 def quality_grid(Y, name: str, spec: dict, ks: list[int], seeds: list[int]) -> pd.DataFrame:
     """Rows (k, repeat, measure, value) of every split of ``Y`` by stratifier ``name`` (config entry
-    ``spec``) for each k and seed: every fold-quality measure, and ``seconds``, the stratifier's wall
-    time (after one warm-up call, so a compiled kernel's first-call compilation is not counted)."""
+    ``spec``) for each k and seed: every fold-quality measure, ``seconds``, the stratifier's wall
+    time (after one warm-up call, so a compiled kernel's first-call compilation is not counted), and
+    ``rLD floor`` and ``DCP floor``, the best any exact-size split can reach (the same for every split
+    of a k: :func:`~stratbench.fold_quality.exact_size_floors`)."""
     comb = label_combinations(Y)
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # labels rarer than k: expected in a grid
         for k in ks:
+            floors = [(f"{m} floor", v) for m, v in exact_size_floors(Y, k).items()]
             for repeat, seed in enumerate(seeds):
                 splitter = stratifiers.get(spec.get("class", name),
                                            **{**spec.get("params", {}), "n_splits": k, "random_state": seed})
@@ -45,7 +48,7 @@ def quality_grid(Y, name: str, spec: dict, ks: list[int], seeds: list[int]) -> p
                 folds = splitter.fold_ids(Y)
                 seconds = time.perf_counter() - start
                 values = fold_quality(Y, folds, k, comb=comb)
-                rows += [(k, repeat, m, float(v)) for m, v in values.items()] + [(k, repeat, "seconds", seconds)]
+                rows += [(k, repeat, m, float(v)) for m, v in [*values.items(), *floors, ("seconds", seconds)]]
     return pd.DataFrame(rows, columns=["k", "repeat", "measure", "value"])
 
 
@@ -87,8 +90,10 @@ def _runtime(summary: pd.DataFrame, k: int) -> pd.DataFrame:
 
 
 def recommendation(summary: pd.DataFrame, ranks: pd.DataFrame, tests: pd.DataFrame, pairs: pd.DataFrame,
-                   statistics: pd.DataFrame, study: str) -> str:
-    """"Which stratifier should I use", every sentence filled in from the grid's numbers."""
+                   statistics: pd.DataFrame, study: str, baselines: list[str] = (), alpha: float = 0.05,
+                   synthetic: list[str] = ()) -> str:
+    """"Which stratifier should I use", every sentence filled in from the grid's numbers (with
+    ``baselines``, also the best stratifier against them alone: :func:`against_baselines`)."""
     ks = sorted(summary["k"].unique())
     n_datasets = summary["dataset"].nunique()
     methods = sorted(summary["stratifier"].unique())
@@ -142,6 +147,9 @@ def recommendation(summary: pd.DataFrame, ranks: pd.DataFrame, tests: pd.DataFra
         lines.append(f"- k = {k}: significantly better than " + (
             "; ".join(f"{o} on {', '.join(ms)}" for o, ms in sorted(better.items())) or "none")
             + (f"; not significantly better than {', '.join(worse)} on any measure." if worse else "."))
+    baselines = [b for b in baselines if b in methods and b != best]
+    if baselines:
+        lines += against_baselines(summary, best, baselines, alpha, synthetic)
     k_top = max(ks)
     runtime = _runtime(summary, k_top)
     largest = statistics.sort_values("examples").iloc[-1]["dataset"] if len(statistics) else runtime.index[-1]
@@ -169,6 +177,56 @@ def recommendation(summary: pd.DataFrame, ranks: pd.DataFrame, tests: pd.DataFra
     lines.append(f"- Plain random k-fold ranks {list(overall.index).index('random') + 1} of {len(overall)}."
                  if "random" in overall.index else "")
     return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+def against_baselines(summary: pd.DataFrame, best: str, baselines: list[str], alpha: float = 0.05,
+                      synthetic: list[str] = (), measures=("LD", "rLD", "DCP"), tolerance: float = 0.05) -> list[str]:
+    """Markdown lines: ``best`` against ``baselines`` alone, (1) Friedman/Nemenyi among these
+    methods only, per k and measure (fewer methods, a smaller critical difference than the whole
+    grid's), and (2) every (real dataset, k) where ``best``'s mean of one of ``measures`` is more than
+    ``tolerance`` above the lowest of the baselines' means."""
+    from stratbench.stats import compare
+
+    members = [best, *baselines]
+    part = summary[summary["stratifier"].isin(members) & summary["measure"].isin(RANKED)]
+    datasets = sorted(part["dataset"].unique())
+    ranks, tests, pairs = compare(part, "mean", ["k", "measure"], {"all": datasets}, ascending=True, alpha=alpha)
+    lines = ["", f"## {best} against {', '.join(baselines)} alone", "",
+             f"Friedman and Nemenyi (α = {alpha}) among these {len(members)} stratifiers only, over the "
+             f"{len(datasets)} datasets; a measure is named where {best}'s average rank is significantly lower.", "",
+             "| k | critical difference | " + " | ".join(f"better than {b} on" for b in baselines) + " |",
+             "|---|---|" + "---|" * len(baselines)]
+    for k in sorted(part["k"].unique()):
+        r = ranks[ranks["k"] == k].set_index(["measure", "stratifier"])["average_rank"]
+        p = pairs[(pairs["k"] == k) & pairs["significant"]]
+        cells = []
+        for b in baselines:
+            mine = p[((p["stratifier_a"] == best) & (p["stratifier_b"] == b))
+                     | ((p["stratifier_a"] == b) & (p["stratifier_b"] == best))]
+            won = [m for m in RANKED if m in set(mine["measure"]) and r[(m, best)] < r[(m, b)]]
+            cells.append(", ".join(won) or "–")
+        cd = float(tests.loc[tests["k"] == k, "critical_difference"].max())
+        lines.append(f"| {k} | {cd:.2f} | " + " | ".join(cells) + " |")
+    real = summary[summary["stratifier"].isin(members) & ~summary["dataset"].isin(synthetic)]
+    table = real[real["measure"].isin(measures)].pivot_table(index=["dataset", "k", "measure"], columns="stratifier",
+                                                              values="mean")
+    bound = real[real["measure"].str.endswith(" floor")].assign(measure=lambda t: t["measure"].str[:-6])
+    bound = bound.groupby(["dataset", "k", "measure"])["mean"].first()
+    lowest = table[baselines].min(axis=1)
+    gap = table[best] / lowest - 1
+    above = gap[(gap > tolerance) & (lowest > 0)].sort_index()
+
+    def floor_of(key):
+        return f"; exact-size floor {bound[key]:.4g}" if key in bound.index else ""
+
+    lines += ["", f"Where {best}'s mean {', '.join(measures)} is more than {tolerance:.0%} above the best of "
+              f"{', '.join(baselines)} on a real dataset: "
+              + ("; ".join(f"{d}, k = {k}, {m}: {table.loc[(d, k, m), best]:.4g} against "
+                           f"{table.loc[(d, k, m), baselines].idxmin()}'s {lowest[(d, k, m)]:.4g} (+{g:.0%}"
+                           f"{floor_of((d, k, m))})" for (d, k, m), g in above.items()) if len(above) else "nowhere")
+              + ". The exact-size floor is the lowest value any split with exact fold sizes can reach; below it, "
+              "a method has made some folds larger than others."]
+    return lines
 
 
 def _fast_choice(overall: pd.DataFrame, runtime: pd.DataFrame, largest: str, tests: pd.DataFrame, k: int) -> str | None:

@@ -90,6 +90,9 @@ rule recommendation:
         report(f"{RESULTS}/report/recommendation.md", caption="../report/recommendation.rst", category="Grid"),
     params:
         study=STUDY,
+        baselines=(config.get("grid") or {}).get("baselines", []),
+        alpha=ALPHA,
+        synthetic=GENERATED_USED,  # the 5% check is over real datasets only
     group: "aggregate"
     threads: 1
     resources:

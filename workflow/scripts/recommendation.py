@@ -11,4 +11,6 @@ from stratbench.io import write_text  # noqa: E402
 inp = snakemake.input
 tables = {name: pd.read_csv(inp[name]) for name in ("summary", "ranks", "tests", "pairs", "statistics")}
 write_text(snakemake.output[0], recommendation(tables["summary"], tables["ranks"], tables["tests"], tables["pairs"],
-                                               tables["statistics"], snakemake.params.study))
+                                               tables["statistics"], snakemake.params.study,
+                                               baselines=snakemake.params.baselines, alpha=snakemake.params.alpha,
+                                               synthetic=snakemake.params.synthetic))

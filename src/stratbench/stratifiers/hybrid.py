@@ -1,5 +1,5 @@
 """Hybrid stratification (ours): the better of IS and SOIS, refined by a local search over labels
-and label pairs that never loses positive evidence.
+and label pairs that never loses a label's positive evidence.
 
 Sechidis et al. (2011) end with the plan of "a hybrid algorithm that will combine the benefits of both
 the iterative and the labelsets-based stratification"; this is stratbench's, not a published method.
@@ -12,26 +12,30 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    2017; balances the pairs).
 2. **Objective** ::
 
-       F = Σ_e w_e Σ_j (c_j^e − t_j^e)² + Σ_λ h_λ Σ_j max(0, c_j^λ − ⌈t_j^λ⌉)
+       F = Σ_e w_e Σ_j (c_j^e − t_j^e)² + Σ_λ h_λ Σ_j max(0, c_j^λ − ⌈|D_λ|·r_j⌉)
            − f_label · #(fold, label) cells with a positive − f_pair · #(fold, pair) cells with one
 
    a label weighs w_λ = 1/(|D_λ|·R) + 1/(n(1 − d_λ)²·L) (rLD's and LD's marginal costs), a pair
    w_e = ρ/(n(1 − d_e)²·P) (LPD's), where R, L and P are those terms' values at the better start, so
-   each is counted relative to the best known; h_λ = η/(|D_λ|·R) charges every positive above ⌈t⌉
-   (what DCP's maximum sees); f_label = 1 and f_pair = 1/(the better start's fillable empty pair cells)
-   reward positive evidence. ρ = ``pair_weight`` (3), η = ``dcp_weight`` (8).
+   each is counted relative to the best known; h_λ = η/(|D_λ|·R) charges every positive above
+   ⌈|D_λ|·r_j⌉, the fewest the fullest fold can hold (the hinge is zero exactly when the label's DCP
+   is at its floor ⌈|D_λ|/k⌉/|D_λ| − 1/k); f_label = 1 and f_pair = 1/(the better start's fillable
+   empty pair cells) reward positive evidence. ρ = ``pair_weight`` (3), η = ``dcp_weight`` (16).
 3. **Sizes first**: from each start, examples move from the fold furthest above its target size to the
    one furthest below until all are within one of their targets, the cheapest moves (in F) first.
 4. **Local search**: in a seeded random order, an example moves to the fold that lowers F most; where
    that would put a fold more than one example off its target size, it swaps with the best of
    ``samples`` random examples of the receiving fold. A move or swap is taken only if F drops and no
-   (fold, label) or (fold, pair) count that was positive falls to zero: FLZ and the fold–pair zeros
-   never rise. Half a pass (``trial``) from each start decides which start goes on (the one with no
-   more empty (fold, label) cells than IS, then the lower F), for ``passes`` full passes (a pass that
-   lowers F by less than 10⁻⁶ of it ends the search).
-5. **Exact sizes**: step 3 again down to zero slack; every fold ends with exactly T_j examples.
-   Should the result still have more empty (fold, label) cells than IS's start, the search is also
-   run from IS's start and the better kept.
+   (fold, label) count that was positive falls to zero: FLZ never rises (with ``keep_pairs``, no
+   (fold, pair) count either; by default pair evidence is only rewarded, through f_pair, as a hard
+   rule it blocks the moves that bring DCP to its floor on small data). A share ``trial`` of a pass
+   from each start decides which start goes on (the one with no more empty (fold, label) cells than
+   IS, then the lower F), for ``passes`` full passes (a pass that lowers F by less than 10⁻⁶ of it
+   ends the search).
+5. **Exact sizes**: step 3 again until every fold holds exactly T_j examples; with equal shares
+   (k-fold), any folds may be the ones that hold ⌈n/k⌉ (ED is the same), each example going to its
+   cheapest fold with room. Should the result still have more empty (fold, label) cells than IS's
+   start, the search is also run from IS's start and the better kept.
 
 Compiled (numba) over CSR label matrices and the combination lists of :mod:`._combinations`, one
 float32 record per combination (its fold counts and parameters in one cache line): a pass costs
@@ -58,7 +62,13 @@ from stratbench.stratifiers.sois import SELECT, sois_kernel
 
 
 @numba.njit(cache=True)
-def _deltas(x, a, row_ptr, row_combos, R, share, fill, out, zero_labels, zero_pairs):  # pragma: no cover
+def _cap(support, ideal_share):  # pragma: no cover - compiled
+    """The fewest positives the fullest fold can hold, ⌈|D_λ|·r_j⌉: DCP's ideal, whatever T_j's rounding."""
+    return np.ceil(support * ideal_share - 1e-6)
+
+
+@numba.njit(cache=True)
+def _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, out, zero_labels, zero_pairs):  # pragma: no cover
     """For moving example x from fold a to each fold b: ΔF (``out[b]``; a (fold, label) or (fold,
     pair) cell filled or emptied counts ∓``fill[0]`` or ∓``fill[1]``) and the change in zero (fold,
     label) and (fold, pair) cells."""
@@ -73,7 +83,7 @@ def _deltas(x, a, row_ptr, row_combos, R, share, fill, out, zero_labels, zero_pa
         ca = R[c, a]
         ta = support * share[a]
         leave = weight * (1.0 - 2.0 * (ca - ta))  # (c − t)² in a: after minus before
-        if hinge > 0.0 and ca > np.ceil(ta):
+        if hinge > 0.0 and ca > _cap(support, ideal[a]):
             leave -= hinge
         lost = 1 if ca == 1.0 else 0
         for b in range(k):
@@ -82,7 +92,7 @@ def _deltas(x, a, row_ptr, row_combos, R, share, fill, out, zero_labels, zero_pa
             cb = R[c, b]
             tb = support * share[b]
             d = leave + weight * (1.0 + 2.0 * (cb - tb))
-            if hinge > 0.0 and cb + 1.0 > np.ceil(tb):
+            if hinge > 0.0 and cb + 1.0 > _cap(support, ideal[b]):
                 d += hinge
             z = lost - (1 if cb == 0.0 else 0)
             if pair:
@@ -94,7 +104,7 @@ def _deltas(x, a, row_ptr, row_combos, R, share, fill, out, zero_labels, zero_pa
 
 
 @numba.njit(cache=True)
-def _delta_to(x, a, b, row_ptr, row_combos, R, share, fill):  # pragma: no cover - compiled
+def _delta_to(x, a, b, row_ptr, row_combos, R, share, ideal, fill):  # pragma: no cover - compiled
     """(ΔF, Δ zero label cells, Δ zero pair cells) of moving x from fold a to fold b (as :func:`_deltas`)."""
     k = share.shape[0]
     d, zero_labels, zero_pairs = 0.0, 0, 0
@@ -105,7 +115,8 @@ def _delta_to(x, a, b, row_ptr, row_combos, R, share, fill):  # pragma: no cover
         ta, tb = support * share[a], support * share[b]
         d += weight * (2.0 + 2.0 * (cb - tb) - 2.0 * (ca - ta))
         if hinge > 0.0:
-            d += hinge * ((1.0 if cb + 1.0 > np.ceil(tb) else 0.0) - (1.0 if ca > np.ceil(ta) else 0.0))
+            d += hinge * ((1.0 if cb + 1.0 > _cap(support, ideal[b]) else 0.0)
+                          - (1.0 if ca > _cap(support, ideal[a]) else 0.0))
         z = (1 if ca == 1.0 else 0) - (1 if cb == 0.0 else 0)
         if R[c, k + 3] > 0.0:
             d += fill[1] * z
@@ -127,7 +138,7 @@ def _move(x, a, b, row_ptr, row_combos, R, fold, sizes):  # pragma: no cover - c
 
 
 @numba.njit(cache=True)
-def _objective(R, share):  # pragma: no cover - compiled
+def _objective(R, share, ideal):  # pragma: no cover - compiled
     """F of the counts in ``R``."""
     k = share.shape[0]
     total = 0.0
@@ -135,41 +146,70 @@ def _objective(R, share):  # pragma: no cover - compiled
         for j in range(k):
             t = R[c, k] * share[j]
             total += R[c, k + 1] * (R[c, j] - t) ** 2
-            if R[c, k + 2] > 0.0 and R[c, j] > np.ceil(t):
-                total += R[c, k + 2] * (R[c, j] - np.ceil(t))
+            cap = _cap(R[c, k], ideal[j])
+            if R[c, k + 2] > 0.0 and R[c, j] > cap:
+                total += R[c, k + 2] * (R[c, j] - cap)
     return total
 
 
 @numba.njit(cache=True)
-def _fit_sizes(slack, fold, sizes, targets, row_ptr, row_combos, R, share, fill):  # pragma: no cover - compiled
-    """Move examples from the fold furthest above its target size into the one furthest below until
-    every fold is within ``slack`` of its target: in each round the examples whose moves raise F
-    least without losing positive evidence (others only if too few can), scored once per round."""
+def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill):  # pragma: no cover - compiled
+    """Move examples until every fold j holds lo_j … hi_j of them. In each round, a fold above its
+    most (else the fold with most to spare) gives to a fold below its least (else to any fold with
+    room); its examples whose moves raise F least without losing positive evidence go first (others
+    only if too few can), each to its cheapest fold with room, scored once per round."""
     k = sizes.shape[0]
+    d, zl, zp = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
+    room = np.zeros(k, np.int64)
     while True:
-        over, under = 0, 0
+        src, dst = -1, -1
         for j in range(k):
-            if sizes[j] - targets[j] > sizes[over] - targets[over]:
-                over = j
-            if sizes[j] - targets[j] < sizes[under] - targets[under]:
-                under = j
-        if sizes[over] - targets[over] <= slack and targets[under] - sizes[under] <= slack:
-            break
-        need = max(int(min(sizes[over] - targets[over], targets[under] - sizes[under]) - slack), 1)
-        members = np.flatnonzero(fold == over)
+            if sizes[j] > hi[j] and (src < 0 or sizes[j] - hi[j] > sizes[src] - hi[src]):
+                src = j
+            if sizes[j] < lo[j] and (dst < 0 or lo[j] - sizes[j] > lo[dst] - sizes[dst]):
+                dst = j
+        if src < 0 and dst < 0:
+            return
+        if src < 0:
+            for j in range(k):
+                if j != dst and (src < 0 or sizes[j] - lo[j] > sizes[src] - lo[src]):
+                    src = j
+        spare = int(sizes[src] - hi[src]) if sizes[src] > hi[src] else int(sizes[src] - lo[src])
+        for j in range(k):
+            room[j] = 0
+        if dst >= 0:
+            room[dst] = int(lo[dst] - sizes[dst])
+        else:
+            for j in range(k):
+                if j != src:
+                    room[j] = max(int(hi[j] - sizes[j]), 0)
+        need = max(min(spare, room.sum()), 1)
+        members = np.flatnonzero(fold == src)
         score = np.empty(members.shape[0])
+        choice = np.empty(members.shape[0], np.int64)
         for i in range(members.shape[0]):
-            d, zl, zp = _delta_to(members[i], over, under, row_ptr, row_combos, R, share, fill)
-            score[i] = d + (1e12 if zl > 0 or zp > 0 else 0.0)  # losing evidence: only if nothing else can
-        for i in np.argsort(score, kind="mergesort")[:need]:
-            _move(members[i], over, under, row_ptr, row_combos, R, fold, sizes)
+            _deltas(members[i], src, row_ptr, row_combos, R, share, ideal, fill, d, zl, zp)
+            score[i], choice[i] = np.inf, -1
+            for b in range(k):
+                cost = d[b] + (1e12 if zl[b] > 0 or zp[b] > 0 else 0.0)  # losing evidence: only if nothing else can
+                if room[b] > 0 and cost < score[i]:
+                    score[i], choice[i] = cost, b
+        moved = 0
+        for i in np.argsort(score, kind="mergesort"):
+            if moved == need:
+                break
+            b = choice[i]
+            if room[b] > 0:
+                _move(members[i], src, b, row_ptr, row_combos, R, fold, sizes)
+                room[b] -= 1
+                moved += 1
 
 
 @numba.njit(cache=True)
-def hybrid_kernel(row_ptr, row_combos, R, fold, targets, passes, samples, seed, fill, visit,
-                  exact):  # pragma: no cover - compiled
+def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, passes, samples, seed, fill, visit,
+                  exact, keep_pairs):  # pragma: no cover - compiled
     """Steps 3 and 4 of the module doc on the start ``fold``, with the combinations' parameters in
-    ``R[:, k:]`` (its counts are filled here): ``passes`` passes over ``visit`` examples each (all of
+    ``R[:, k:]`` (its counts are filled here) and the desired shares ``ideal`` (r_j): ``passes`` passes over ``visit`` examples each (all of
     them: n), then exact sizes if ``exact``. Returns (fold ids, F, zero (fold, label) cells)."""
     n = fold.shape[0]
     k = targets.shape[0]
@@ -183,9 +223,8 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, passes, samples, seed, 
     state = np.array([np.uint64(seed)], dtype=np.uint64)
     order = np.arange(n)
     d_x, zl_x, zp_x = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
-    d_y, zl_y, zp_y = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
-    _fit_sizes(1, fold, sizes, targets, row_ptr, row_combos, R, share, fill)  # within one of the target sizes
-    total = _objective(R, share)
+    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill)  # within one of the target sizes
+    total = _objective(R, share, ideal)
     for _ in range(passes):
         for i in range(n - 1, 0, -1):  # Fisher–Yates
             r = randbelow(state, i + 1)
@@ -195,10 +234,10 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, passes, samples, seed, 
             if row_ptr[x + 1] == row_ptr[x]:
                 continue  # a label-less example changes no count
             a = fold[x]
-            _deltas(x, a, row_ptr, row_combos, R, share, fill, d_x, zl_x, zp_x)
+            _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, d_x, zl_x, zp_x)
             best_b, best_d = -1, -1e-12
             for b in range(k):
-                if b != a and zl_x[b] <= 0 and zp_x[b] <= 0 and d_x[b] < best_d:
+                if b != a and zl_x[b] <= 0 and (zp_x[b] <= 0 or not keep_pairs) and d_x[b] < best_d:
                     best_b, best_d = b, d_x[b]
             if best_b < 0:
                 continue
@@ -220,9 +259,9 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, passes, samples, seed, 
                         break
                 if y < 0:
                     continue
-                _deltas(y, b, row_ptr, row_combos, R, share, fill, d_y, zl_y, zp_y)
-                if zl + zl_y[a] <= 0 and zp + zp_y[a] <= 0 and best_d + d_y[a] < best_total - 1e-12:
-                    best_y, best_total = y, best_d + d_y[a]
+                d_y, zl_y, zp_y = _delta_to(y, b, a, row_ptr, row_combos, R, share, ideal, fill)
+                if zl + zl_y <= 0 and (zp + zp_y <= 0 or not keep_pairs) and best_d + d_y < best_total - 1e-12:
+                    best_y, best_total = y, best_d + d_y
             if best_y >= 0:
                 _move(best_y, b, a, row_ptr, row_combos, R, fold, sizes)
                 gain += best_total
@@ -232,14 +271,14 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, passes, samples, seed, 
         if -gain <= 1e-6 * abs(total):
             break
     if exact:
-        _fit_sizes(0, fold, sizes, targets, row_ptr, row_combos, R, share, fill)  # step 4: exact target sizes
+        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill)  # step 4: exact target sizes
     zero_labels = 0
     for c in range(R.shape[0]):
         if R[c, k + 3] == 0.0:
             for j in range(k):
                 if R[c, j] == 0.0:
                     zero_labels += 1
-    return fold, _objective(R, share), zero_labels
+    return fold, _objective(R, share, ideal), zero_labels
 
 
 def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray, n: int, pair_weight: float = 1.0,
@@ -273,15 +312,17 @@ class HybridStratification(MultilabelStratifier):
     ----------
     passes : full local-search passes over the examples after the trial (default 1).
     samples : candidate partners tried for a swap (default 8).
-    pair_weight, dcp_weight, fill : ρ, η and f_label of the objective (3, 8, 1).
+    pair_weight, dcp_weight, fill : ρ, η and f_label of the objective (3, 16, 1).
+    keep_pairs : also never empty a (fold, pair) cell that has a positive (default False: rewarded only).
     start : ``"both"`` (default), ``"iterative"`` or ``"sois"``: the starts tried.
-    trial : share of a pass run from each start to choose between them (default 0.5).
+    trial : share of a pass run from each start to choose between them (default 0.3).
     """
 
     equal_sizes = True
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
-                 passes=1, samples=8, pair_weight=3.0, start="both", fill=1.0, dcp_weight=8.0, trial=0.5):
+                 passes=1, samples=8, pair_weight=3.0, start="both", fill=1.0, dcp_weight=16.0, trial=0.3,
+                 keep_pairs=False):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
         self.passes = passes
@@ -291,6 +332,7 @@ class HybridStratification(MultilabelStratifier):
         self.fill = fill
         self.dcp_weight = dcp_weight
         self.trial = trial
+        self.keep_pairs = keep_pairs
 
     def _assign(self, Y, ratios, rng):
         if not isinstance(self.passes, int) or self.passes < 0:
@@ -302,6 +344,10 @@ class HybridStratification(MultilabelStratifier):
         n, k = Y.shape[0], len(ratios)
         comb = label_combinations(Y)
         targets = apportion(n, ratios).astype(np.float64)
+        ideal = np.asarray(ratios, np.float64)
+        least, most = targets, targets  # exact sizes; with equal shares, any ⌈n/k⌉ folds may hold the extra ones
+        if not self.holdout and np.ptp(ideal) == 0:
+            least, most = np.full(k, float(n // k)), np.full(k, float(-(-n // k)))
         seed_is, seed_sois, seed_search = (int(v) for v in rng.integers(0, 2**63, size=3))
         starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is)}
         if self.start in ("sois", "both"):
@@ -326,7 +372,8 @@ class HybridStratification(MultilabelStratifier):
 
         def search(fold, passes, seed, visit=n, exact=True):
             fold, value, zeros = hybrid_kernel(comb.row_ptr, comb.row_combos, R, fold.astype(np.int64), targets,
-                                               passes, self.samples, np.uint64(seed), fill, visit, exact)
+                                               least, most, ideal, passes, self.samples, np.uint64(seed), fill, visit, exact,
+                                               self.keep_pairs)
             return max(zeros - floor, 0), value, fold
 
         # `trial` of a pass from each start; the better (no more empty (fold, label) cells than IS,
