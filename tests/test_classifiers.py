@@ -184,9 +184,9 @@ def test_the_layout_probe_times_a_stratified_sample_of_the_jobs_own_forests(monk
     now = [0.0]
 
     def fake_train(task, X_train, n_jobs=1):
-        frequent = _forests._minority(task) >= 20
+        frequent = task.minority() >= 20
         now[0] += (2.0 if frequent else 1.0) if sp.issparse(X_train) else (1.0 if frequent else 3.0)
-        timed.append((sp.issparse(X_train), _forests._minority(task), task.forest.get_params()["n_estimators"]))
+        timed.append((sp.issparse(X_train), task.minority(), task.forest.get_params()["n_estimators"]))
         return 0.5
 
     monkeypatch.setattr(_forests, "train", fake_train)
@@ -196,7 +196,7 @@ def test_the_layout_probe_times_a_stratified_sample_of_the_jobs_own_forests(monk
     train = np.arange(80) % 4 != 0
     Y = sp.csr_matrix((rng.random((80, 6)) < [0.5, 0.4, 0.2, 0.1, 0.05, 0.0]).astype(np.int8))
     tasks = classifiers.get("br", n_estimators=4, random_state=0).forest_tasks(Y[train])
-    minorities = sorted(_forests._minority(t) for t in tasks if t.constant() is None)
+    minorities = sorted(t.minority() for t in tasks if t.constant() is None)
     assert len(minorities) == 5 and minorities[3] >= 20 > minorities[2]  # the all-zero label trains no forest
     timed = []
     X_job, what = _forests.faster_layout(X, tasks, train, probe_trees=7, strata=4)

@@ -38,7 +38,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from stratbench import classifiers, stratifiers, study
-from stratbench.classifiers._forests import ForestTask, faster_layout, is_streamed, run
+from stratbench.classifiers._forests import ForestTask, faster_layout, is_streamed, run, strata_of
 
 SLOW_TREE_S = 0.2        # calibrate with a single tree when one takes longer than this
 CALIBRATION_TREES = 10
@@ -133,29 +133,23 @@ def forest_cost(tasks: list[ForestTask], X_train, X_test, trees: int, overhead: 
                 samples: int) -> ForestCost:
     """Cost of the forests of one fold from timing one task per size stratum (see the module doc)."""
     fixed, per_tree_floor = overhead
-    live = [t for t in tasks if t.trains_forest()]
-    if not live:
+    strata = strata_of(tasks, samples)
+    if not strata:
         return ForestCost(0, 0.0, 0.0, 0.0)
-    order = sorted(range(len(live)), key=lambda i: (live[i].size, _minority(live[i])))
-    per_tree = np.empty(len(live))
-    tree_mb = []
-    for stratum in np.array_split(np.array(order), min(samples, len(live))):
-        probe = live[stratum[len(stratum) // 2]]
+    per_tree, tree_mb = [], []
+    for stratum in strata:
+        probe = stratum[(len(stratum) - 1) // 2]
         seconds, mb = _time_per_tree(probe, X_train, X_test, fixed)
         tree_mb.append(mb)
-        sizes = np.array([live[i].size for i in stratum], dtype=float)
+        sizes = np.array([t.size for t in stratum], dtype=float)
         work = max(seconds - per_tree_floor, 0.0)
-        per_tree[stratum] = per_tree_floor + work * sizes / max(probe.size, 1)
+        per_tree.append(per_tree_floor + work * sizes / max(probe.size, 1))
+    per_tree = np.concatenate(per_tree)
     each = fixed + trees * per_tree
-    largest = live[order[-1]]
+    largest = strata[-1][-1]
     streamed = is_streamed(replace(largest, forest=_with_trees(largest.forest, trees)))
     forest_mb = max(tree_mb) * (1 if streamed else trees)
-    return ForestCost(len(live), float(each.sum()), float(each.max()), float(forest_mb))
-
-
-def _minority(task: ForestTask) -> int:
-    positives = int(np.count_nonzero(task.y)) if task.labelsets is None else len(task.labelsets)
-    return min(positives, task.size - positives) if task.labelsets is None else positives
+    return ForestCost(len(per_tree), float(each.sum()), float(each.max()), float(forest_mb))
 
 
 def _time_per_tree(task: ForestTask, X_train, X_test, fixed: float) -> tuple[float, float]:
@@ -240,8 +234,8 @@ def calibrate_dataset(config: dict, dataset: str, overhead, workdir=".", samples
                 log(f"  {dataset} {c}: not a forest classifier; its cost is not estimated")
                 continue
             tasks = model.forest_tasks(Y[~test])
-            X_job, job_layout = faster_layout(ds.X, tasks, ~test)  # as the evaluation job will choose
-            if job_layout.startswith("dense") and layout != "dense":
+            X_job, _ = faster_layout(ds.X, tasks, ~test)  # as the evaluation job will choose
+            if not sp.issparse(X_job) and layout != "dense":
                 X, layout = X_job, "dense float32"  # the memory estimate follows the larger layout
             trees = int(model.make_forest(0).get_params().get("n_estimators", 100))
             forests[c] = forest_cost(tasks, X_job[~test], X_job[test], trees, overhead, samples)

@@ -13,6 +13,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench.stratifiers import as_label_matrix
+from stratbench.stratifiers._base import apportion
+from stratbench.stratifiers._combinations import fold_counts, label_combinations
 
 
 def fold_label_counts(Y, folds: np.ndarray, n_splits: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,8 +99,6 @@ def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, f
     LPD (LD over pairs), FLPZ (fold–pair zeros beyond the inevitable max(0, k − |D^e|)), and the
     share of pairs with no positive example per test fold, mean and std over folds (``comb``: Y's
     label combinations, if already made)."""
-    from stratbench.stratifiers._combinations import fold_counts, label_combinations
-
     if comb is None:
         comb = label_combinations(as_label_matrix(Y))
     folds = np.asarray(folds, dtype=np.int64)
@@ -149,8 +149,6 @@ def exact_size_floors(Y, n_splits: int) -> dict[str, float]:
     Σ_j c_j = |D_i| (a separable convex sum: filled greedily from ⌊d_i·T_j⌋, cheapest step first).
     Means over the labels with positives, as :func:`label_measures`. A method that leaves fold sizes
     free (optisplit) can go below the rLD floor by putting rare labels into larger folds."""
-    from stratbench.stratifiers._base import apportion
-
     Y = as_label_matrix(Y)
     n, k = Y.shape[0], n_splits
     sizes = apportion(n, np.full(k, 1.0 / k)).astype(float)

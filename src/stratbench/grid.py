@@ -21,6 +21,7 @@ import pandas as pd
 
 from stratbench import stratifiers
 from stratbench.fold_quality import exact_size_floors, fold_quality
+from stratbench.stats import compare
 from stratbench.stratifiers._combinations import label_combinations
 
 GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value"]
@@ -185,8 +186,6 @@ def against_baselines(summary: pd.DataFrame, best: str, baselines: list[str], al
     methods only, per k and measure (fewer methods, a smaller critical difference than the whole
     grid's), and (2) every (real dataset, k) where ``best``'s mean of one of ``measures`` is more than
     ``tolerance`` above the lowest of the baselines' means."""
-    from stratbench.stats import compare
-
     members = [best, *baselines]
     part = summary[summary["stratifier"].isin(members) & summary["measure"].isin(RANKED)]
     datasets = sorted(part["dataset"].unique())

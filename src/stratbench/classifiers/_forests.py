@@ -59,6 +59,13 @@ class ForestTask:
         """Whether a forest is trained at all (not a one-class binary target, not a single labelset)."""
         return self.constant() is None and not (self.labelsets is not None and len(self.labelsets) == 1)
 
+    def minority(self) -> int:
+        """A binary task's rarer-class size; a label-powerset task's number of labelsets."""
+        if self.labelsets is not None:
+            return len(self.labelsets)
+        positives = int(np.count_nonzero(self.y))
+        return min(positives, len(self.y) - positives)
+
     def constant(self) -> float | None:
         """The output of a binary task whose target has one class (no forest is trained), else None."""
         if self.labelsets is not None:
@@ -253,12 +260,9 @@ def faster_layout(X, tasks: list[ForestTask], train_rows: np.ndarray, probe_tree
     n, d = X.shape
     if 4 * n * d > DENSE_LIMIT_BYTES:
         return X, "sparse (too large to densify)"
-    live = [t for t in tasks if t.trains_forest()]
-    if not live:
+    probes = [(stratum[(len(stratum) - 1) // 2], len(stratum)) for stratum in strata_of(tasks, strata)]
+    if not probes:
         return X, "sparse"
-    live.sort(key=lambda t: (t.size, _minority(t)))
-    bounds = np.linspace(0, len(live), min(strata, len(live)) + 1).astype(int)
-    probes = [(live[(a + b - 1) // 2], b - a) for a, b in zip(bounds[:-1], bounds[1:])]
     dense = np.asarray(X.todense(), dtype=np.float32)
     train_rows = np.asarray(train_rows, dtype=bool)
 
@@ -285,9 +289,11 @@ def faster_layout(X, tasks: list[ForestTask], train_rows: np.ndarray, probe_tree
     return X, f"sparse (probe of {what}: {t_sparse:.3f} s sparse, {t_dense:.3f} s dense)"
 
 
-def _minority(task: ForestTask) -> int:
-    """The size of a binary task's rarer class (its trees' depth follows it); 0 for label powerset."""
-    if task.labelsets is not None:
-        return 0
-    positives = int(np.count_nonzero(task.y))
-    return min(positives, len(task.y) - positives)
+
+def strata_of(tasks: list[ForestTask], count: int) -> list[list[ForestTask]]:
+    """The tasks that train a forest, sorted by training rows and then minority size (a tree's cost
+    follows both), cut into ``count`` consecutive strata of near-equal size (fewer if there are fewer
+    tasks): the sample the layout probe and the cost estimate time, one task per stratum."""
+    live = sorted((t for t in tasks if t.trains_forest()), key=lambda t: (t.size, t.minority()))
+    bounds = np.linspace(0, len(live), min(count, len(live)) + 1).astype(int)
+    return [live[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
