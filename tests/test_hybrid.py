@@ -102,3 +102,48 @@ def test_on_real_data_the_best_of_iterative_and_sois(name, k, mulan_cache):
     assert h["LPD"] <= 1.15 * s["LPD"] and h["ED"] <= 0.5
     assert pair_measures(Y, stratifiers.get("hybrid", n_splits=k, random_state=0).fold_ids(Y), k)["FLPZ"] <= \
         pair_measures(Y, stratifiers.get("iterative", n_splits=k, random_state=0).fold_ids(Y), k)["FLPZ"]
+
+
+def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
+    """_deltas (every destination) and _delta_to (one) give the same ΔF and the same change in empty
+    (fold, label) and (fold, pair) cells, and ΔF is F after the move minus F before (the squared and
+    hinge terms of _objective, plus the fill reward of each cell emptied or filled)."""
+    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers._combinations import fold_counts, label_combinations
+
+    rng = np.random.default_rng(5)
+    Y = sp.csr_matrix((rng.random((60, 5)) < [0.5, 0.3, 0.2, 0.08, 0.05]).astype(np.int8))
+    k, n = 4, 60
+    comb = label_combinations(Y)
+    fold = (np.arange(n) % k).astype(np.int64)
+    counts = fold_counts(comb.row_ptr, comb.row_combos, fold, k, len(comb.first))
+    targets = np.full(k, n / k)
+    weight, hinge = H.objective_weights(comb, [counts], targets, n, 3.0, 16.0)
+    R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
+    R[:, :k] = counts
+    R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
+    share, ideal, fill = targets / n, np.full(k, 1.0 / k), np.array([1.0, 0.25])
+    out, zl, zp = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
+
+    def F(R):
+        empty = R[:, :k] == 0
+        return H._objective(R, share, ideal) + fill[0] * empty[~comb.is_pair].sum() + fill[1] * empty[comb.is_pair].sum()
+
+    checked = 0
+    for x in range(n):
+        if comb.row_ptr[x + 1] == comb.row_ptr[x]:
+            continue
+        a = fold[x]
+        H._deltas(x, a, comb.row_ptr, comb.row_combos, R, share, ideal, fill, out, zl, zp)
+        for b in range(k):
+            if b == a:
+                continue
+            d, z_labels, z_pairs = H._delta_to(x, a, b, comb.row_ptr, comb.row_combos, R, share, ideal, fill)
+            assert d == pytest.approx(out[b], rel=1e-5, abs=1e-6) and (z_labels, z_pairs) == (zl[b], zp[b])
+            moved = R.copy()
+            rows = comb.row_combos[comb.row_ptr[x]:comb.row_ptr[x + 1]]
+            moved[rows, a] -= 1
+            moved[rows, b] += 1
+            assert F(moved) - F(R) == pytest.approx(d, rel=1e-4, abs=1e-5)
+            checked += 1
+    assert checked > 100
