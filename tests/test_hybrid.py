@@ -147,3 +147,45 @@ def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
             assert F(moved) - F(R) == pytest.approx(d, rel=1e-4, abs=1e-5)
             checked += 1
     assert checked > 100
+
+
+def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
+    """The hybrid kernel's arguments for a round-robin start (sizes exact, so only the search moves)."""
+    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers._combinations import fold_counts, label_combinations
+
+    n = Y.shape[0]
+    comb = label_combinations(sp.csr_matrix(Y))
+    fold = (np.arange(n) % k).astype(np.int64)
+    targets = np.bincount(fold, minlength=k).astype(np.float64)
+    counts = fold_counts(comb.row_ptr, comb.row_combos, fold, k, len(comb.first))
+    weight, hinge = H.objective_weights(comb, [counts], targets, n, pair_weight, 16.0)
+    R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
+    R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
+    return comb, fold, counts, (comb.row_ptr, comb.row_combos, R, fold, targets, targets, targets,
+                                np.full(k, 1.0 / k), 3, 8, np.uint64(7), np.array([1.0, fill_pair]), n, True)
+
+
+def test_keep_pairs_never_adds_an_empty_fold_pair_cell_and_without_it_the_search_may():
+    """The search from a round-robin start of 90 rows (8 labels, k = 5), pairs left out of F (ρ = 0,
+    no fill reward) so that only ``keep_pairs`` guards them. A step (move or swap) is taken only if it
+    does not raise the number of empty (fold, label) cells (it may empty one while it fills another);
+    with ``keep_pairs`` the same holds for (fold, pair) cells. Without it, over six such cases, the
+    search ends with more empty pair cells (264 against 256)."""
+    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers._combinations import fold_counts
+
+    empty_pairs = {True: 0, False: 0}
+    for seed in range(6):
+        Y = (np.random.default_rng(seed).random((90, 8)) < [0.5, 0.4, 0.3, 0.2, 0.15, 0.1, 0.08, 0.06]).astype(np.int8)
+        comb, start, before, args = _kernel_inputs(Y, 5, fill_pair=0.0, pair_weight=0.0)
+        pairs = comb.is_pair
+        for keep_pairs in (True, False):
+            fold, _, _ = H.hybrid_kernel(*args, keep_pairs)
+            assert np.bincount(fold, minlength=5).tolist() == [18] * 5 and not np.array_equal(fold, start)
+            after = fold_counts(comb.row_ptr, comb.row_combos, fold, 5, len(comb.first))
+            assert (after[~pairs] == 0).sum() <= (before[~pairs] == 0).sum()
+            if keep_pairs:
+                assert (after[pairs] == 0).sum() <= (before[pairs] == 0).sum()
+            empty_pairs[keep_pairs] += int((after[pairs] == 0).sum())
+    assert (empty_pairs[True], empty_pairs[False]) == (256, 264)

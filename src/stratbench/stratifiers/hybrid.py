@@ -22,12 +22,13 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    is at its floor ⌈|D_λ|/k⌉/|D_λ| − 1/k); f_label = 1 and f_pair = 1/(the better start's fillable
    empty pair cells) reward positive evidence. ρ = ``pair_weight`` (3), η = ``dcp_weight`` (16).
 3. **Sizes first**: from each start, examples move from the fold furthest above its target size to the
-   one furthest below until all are within one of their targets, the cheapest moves (in F) first.
+   one furthest below until all are within one of their targets, the cheapest moves (in F) first,
+   those that empty a (fold, label) cell (with ``keep_pairs``, a (fold, pair) cell) only if no other can.
 4. **Local search**: in a seeded random order, an example moves to the fold that lowers F most; where
    that would put a fold more than one example off its target size, it swaps with the best of
-   ``samples`` random examples of the receiving fold. A move or swap is taken only if F drops and no
-   (fold, label) count that was positive falls to zero: FLZ never rises (with ``keep_pairs``, no
-   (fold, pair) count either; by default pair evidence is only rewarded, through f_pair, as a hard
+   ``samples`` random examples of the receiving fold. A move or swap is taken only if F drops and the
+   number of empty (fold, label) cells does not rise: FLZ never rises (with ``keep_pairs``, nor that of
+   empty (fold, pair) cells; by default pair evidence is only rewarded, through f_pair, as a hard
    rule it blocks the moves that bring DCP to its floor on small data). A share ``trial`` of a pass
    from each start decides which start goes on (the one with no more empty (fold, label) cells than
    IS, then the lower F), for ``passes`` full passes (a pass that lowers F by less than 10⁻⁶ of it
@@ -71,36 +72,37 @@ def _cap(support, ideal_share):  # pragma: no cover - compiled
 def _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, out, zero_labels, zero_pairs):  # pragma: no cover
     """For moving example x from fold a to each fold b: ΔF (``out[b]``; a (fold, label) or (fold,
     pair) cell filled or emptied counts ∓``fill[0]`` or ∓``fill[1]``) and the change in zero (fold,
-    label) and (fold, pair) cells."""
+    label) and (fold, pair) cells; 0 for b = a."""
     k = out.shape[0]
-    for b in range(k):
-        out[b] = 0.0
-        zero_labels[b] = 0
-        zero_pairs[b] = 0
+    out[:] = 0.0
+    zero_labels[:] = 0
+    zero_pairs[:] = 0
     for p in range(row_ptr[x], row_ptr[x + 1]):
         c = row_combos[p]
-        support, weight, hinge, pair = R[c, k], R[c, k + 1], R[c, k + 2], R[c, k + 3] > 0.0
+        support, weight, hinge = R[c, k], R[c, k + 1], R[c, k + 2]
         ca = R[c, a]
-        ta = support * share[a]
-        leave = weight * (1.0 - 2.0 * (ca - ta))  # (c − t)² in a: after minus before
+        leave = weight * (1.0 - 2.0 * (ca - support * share[a]))  # (c − t)² in a: after minus before
         if hinge > 0.0 and ca > _cap(support, ideal[a]):
             leave -= hinge
         lost = 1 if ca == 1.0 else 0
-        for b in range(k):
-            if b == a:
-                continue
-            cb = R[c, b]
-            tb = support * share[b]
-            d = leave + weight * (1.0 + 2.0 * (cb - tb))
-            if hinge > 0.0 and cb + 1.0 > _cap(support, ideal[b]):
-                d += hinge
-            z = lost - (1 if cb == 0.0 else 0)
-            if pair:
-                out[b] += d + fill[1] * z
+        if R[c, k + 3] > 0.0:  # a pair: no hinge; branch-free over the folds
+            for b in range(k):
+                cb = R[c, b]
+                z = lost - (1 if cb == 0.0 else 0)
+                out[b] += leave + weight * (1.0 + 2.0 * (cb - support * share[b])) + fill[1] * z
                 zero_pairs[b] += z
-            else:
+        else:
+            for b in range(k):
+                cb = R[c, b]
+                d = leave + weight * (1.0 + 2.0 * (cb - support * share[b]))
+                if hinge > 0.0 and cb + 1.0 > _cap(support, ideal[b]):
+                    d += hinge
+                z = lost - (1 if cb == 0.0 else 0)
                 out[b] += d + fill[0] * z
                 zero_labels[b] += z
+    out[a] = 0.0  # computed as if x moved to its own fold; not a move
+    zero_labels[a] = 0
+    zero_pairs[a] = 0
 
 
 @numba.njit(cache=True)
@@ -153,11 +155,12 @@ def _objective(R, share, ideal):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill):  # pragma: no cover - compiled
+def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs):  # pragma: no cover
     """Move examples until every fold j holds lo_j … hi_j of them. In each round, a fold above its
-    most (else the fold with most to spare) gives to a fold below its least (else to any fold with
-    room); its examples whose moves raise F least without losing positive evidence go first (others
-    only if too few can), each to its cheapest fold with room, scored once per round."""
+    most (else the fold with most to spare) gives to the fold furthest below its least (else to any
+    fold with room); its examples whose moves raise F least without emptying a (fold, label) cell
+    (with ``keep_pairs``, nor a (fold, pair) cell) go first (others only if too few can), each to its
+    cheapest fold with room, scored once per round (one destination: :func:`_delta_to` alone)."""
     k = sizes.shape[0]
     d, zl, zp = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
     room = np.zeros(k, np.int64)
@@ -188,10 +191,15 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill):
         score = np.empty(members.shape[0])
         choice = np.empty(members.shape[0], np.int64)
         for i in range(members.shape[0]):
+            if dst >= 0:
+                d_x, zl_x, zp_x = _delta_to(members[i], src, dst, row_ptr, row_combos, R, share, ideal, fill)
+                score[i] = d_x + (1e12 if zl_x > 0 or (keep_pairs and zp_x > 0) else 0.0)
+                choice[i] = dst
+                continue
             _deltas(members[i], src, row_ptr, row_combos, R, share, ideal, fill, d, zl, zp)
             score[i], choice[i] = np.inf, -1
             for b in range(k):
-                cost = d[b] + (1e12 if zl[b] > 0 or zp[b] > 0 else 0.0)  # losing evidence: only if nothing else can
+                cost = d[b] + (1e12 if zl[b] > 0 or (keep_pairs and zp[b] > 0) else 0.0)  # lost evidence: last resort
                 if room[b] > 0 and cost < score[i]:
                     score[i], choice[i] = cost, b
         moved = 0
@@ -223,7 +231,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
     state = np.array([np.uint64(seed)], dtype=np.uint64)
     order = np.arange(n)
     d_x, zl_x, zp_x = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
-    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill)  # within one of the target sizes
+    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)  # within one of the target sizes
     total = _objective(R, share, ideal)
     for _ in range(passes):
         for i in range(n - 1, 0, -1):  # Fisher–Yates
@@ -271,7 +279,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
         if -gain <= 1e-6 * abs(total):
             break
     if exact:
-        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill)  # step 4: exact target sizes
+        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)  # step 4: exact target sizes
     zero_labels = 0
     for c in range(R.shape[0]):
         if R[c, k + 3] == 0.0:
@@ -313,7 +321,8 @@ class HybridStratification(MultilabelStratifier):
     passes : full local-search passes over the examples after the trial (default 1).
     samples : candidate partners tried for a swap (default 8).
     pair_weight, dcp_weight, fill : ρ, η and f_label of the objective (3, 16, 1).
-    keep_pairs : also never empty a (fold, pair) cell that has a positive (default False: rewarded only).
+    keep_pairs : also never add an empty (fold, pair) cell, in the search and the size repair (default False:
+        pair evidence rewarded only).
     start : ``"both"`` (default), ``"iterative"`` or ``"sois"``: the starts tried.
     trial : share of a pass run from each start to choose between them (default 0.3).
     """
