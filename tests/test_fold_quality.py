@@ -11,6 +11,7 @@ from stratbench.fold_quality import (
     label_distribution,
     pair_measures,
     relative_label_distribution,
+    rld_lower_bound,
 )
 
 # n=4, q=2, k=2; label 0 on rows 0,1,2, label 1 on row 3; folds {0,1} and {2,3}.
@@ -88,3 +89,33 @@ def test_exact_size_floors_by_hand_and_as_bounds():
             assert q["rLD"] >= floors["rLD"] - 1e-12 and q["DCP"] >= floors["DCP"] - 1e-12
             if name == "hybrid":
                 assert q["rLD"] == pytest.approx(floors["rLD"]) and q["DCP"] == pytest.approx(floors["DCP"])
+
+
+
+def test_rld_lower_bound_by_hand():
+    """n = 6, k = 3, one positive (d = 1/6). Folds of exactly 2: (|1/2 − 1/6| + 2·1/6)/3/(1/6) = 4/3.
+    With one example of slack (sizes 1 to 3) the positive goes into a fold of 3: (1/6 + 2·1/6)/3/(1/6)
+    = 1, which the split of sizes (3, 2, 1) reaches."""
+    Y6 = np.zeros((6, 1), dtype=int)
+    Y6[0, 0] = 1
+    assert rld_lower_bound(Y6, 3, slack=0) == pytest.approx(4 / 3)
+    assert rld_lower_bound(Y6, 3, slack=1) == pytest.approx(1.0)
+    assert relative_label_distribution(Y6, np.array([0, 0, 0, 1, 1, 2]), 3) == pytest.approx(1.0)
+    # the n = 7 case above: a relaxation of the exact sizes, so at or below their floor
+    Y7 = np.zeros((7, 2), dtype=int)
+    Y7[[0, 1], 0] = 1
+    Y7[[2, 3, 4], 1] = 1
+    assert rld_lower_bound(Y7, 3, slack=0) <= exact_size_floors(Y7, 3)["rLD"] + 1e-12
+
+
+@pytest.mark.mirror
+def test_medical_rld_within_5_percent_of_optisplit_needs_fold_sizes_off_by_more_than_two(mulan_cache):
+    """medical, k = 10 (978 rows): optisplit_rld lowers rLD by making folds of very different sizes.
+    No split whose folds hold 95 to 100 examples (n/k = 97.8, two of slack) can come within 5% of it."""
+    from stratbench import stratifiers
+
+    Y = mulan_cache("medical").Y
+    optisplit = np.mean([relative_label_distribution(
+        Y, stratifiers.get("optisplit_rld", n_splits=10, random_state=s).fold_ids(Y), 10) for s in range(3)])
+    assert rld_lower_bound(Y, 10, slack=2) > 1.05 * optisplit
+    assert exact_size_floors(Y, 10)["rLD"] >= rld_lower_bound(Y, 10, slack=0) > rld_lower_bound(Y, 10, slack=2)

@@ -167,6 +167,29 @@ def exact_size_floors(Y, n_splits: int) -> dict[str, float]:
     return {"rLD": float(rld.mean()) if len(rld) else nan, "DCP": float(dcp.mean()) if len(dcp) else nan}
 
 
+def rld_lower_bound(Y, n_splits: int, slack: int = 1) -> float:
+    """A lower bound on the rLD of every k-fold split whose folds each hold ⌊n/k⌋ − ``slack`` to
+    ⌈n/k⌉ + ``slack`` examples: per label, the least of (1/k) Σ_j |c_j/s_j − d_i| / d_i over integer
+    counts with Σ_j c_j = |D_i| and each fold's size s_j chosen freely in that range (for that label
+    alone, and without Σ_j s_j = n: a relaxation, hence a bound; min-plus over the folds, O(k·|D_i|²)
+    a label). It says how far fold sizes near n/k let rLD go down; :func:`exact_size_floors` is the
+    floor at the exact sizes."""
+    Y = as_label_matrix(Y)
+    n, k = Y.shape[0], n_splits
+    sizes = np.arange(max(n // k - slack, 1), -(-n // k) + slack + 1, dtype=float)
+    support = np.asarray(Y.sum(axis=0)).ravel()
+    bounds = []
+    for total in support[support > 0].astype(int):
+        d = total / n
+        count = np.arange(total + 1)
+        cost = np.abs(count[:, None] / sizes[None, :] - d).min(axis=1)  # one fold: its best size per count
+        best = cost.copy()  # least cost of the first folds holding 0 … |D_i| positives
+        for _ in range(k - 1):
+            best = np.array([np.min(best[t::-1] + cost[:t + 1]) for t in range(total + 1)])
+        bounds.append(best[total] / (k * d))
+    return float(np.mean(bounds)) if bounds else float("nan")
+
+
 RANKED_MEASURES = ["ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share"]  # lower is better
 
 
