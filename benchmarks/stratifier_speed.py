@@ -1,6 +1,6 @@
 """Speed, memory and fold quality of our IS and SOIS against the reference implementations
 (scikit-multilearn 0.2.0 IterativeStratification order 1 and 2, iterative-stratification 0.1.9
-MultilabelStratifiedKFold), plus optisplit, on the same data and seeds. Run by hand:
+MultilabelStratifiedKFold), plus optisplit and the hybrid, on the same data and seeds. Run by hand:
 
     STRATBENCH_DATA_MIRROR=../shared/datasets/mulan python benchmarks/stratifier_speed.py \\
         [--datasets emotions yeast bibtex delicious go] [--folds 10] [--seeds 1] [--timeout 600]
@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 OURS = {"IS (ours)": ("iterative", {}), "SOIS (ours)": ("sois", {}),
-        "optisplit-rLD (ours)": ("optisplit_rld", {}), "optisplit-DCP (ours)": ("optisplit_dcp", {})}
+        "optisplit-rLD (ours)": ("optisplit_rld", {}), "optisplit-DCP (ours)": ("optisplit_dcp", {}),
+        "hybrid (ours)": ("hybrid", {})}
 REFERENCES = ["IS iterstrat", "IS skmultilearn", "SOIS skmultilearn"]
 
 

@@ -1,5 +1,5 @@
 """Hybrid stratification (ours): the better of IS and SOIS, refined by a local search over labels
-and label pairs that never loses a label's positive evidence.
+and label pairs that never raises the number of empty (fold, label) cells.
 
 Sechidis et al. (2011) end with the plan of "a hybrid algorithm that will combine the benefits of both
 the iterative and the labelsets-based stratification"; this is stratbench's, not a published method.
@@ -314,7 +314,7 @@ def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray,
 @register("hybrid")
 class HybridStratification(MultilabelStratifier):
     """The better of IS and SOIS, refined by a local search that balances labels and label pairs
-    without losing positive evidence; exact fold sizes (see the module doc; stratbench's own method).
+    without adding an empty (fold, label) cell; exact fold sizes (see the module doc; stratbench's own method).
 
     Parameters
     ----------
