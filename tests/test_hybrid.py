@@ -104,24 +104,35 @@ def test_on_real_data_the_best_of_iterative_and_sois(name, k, mulan_cache):
         pair_measures(Y, stratifiers.get("iterative", n_splits=k, random_state=0).fold_ids(Y), k)["FLPZ"]
 
 
+def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
+    """The hybrid kernel's arguments for a round-robin start (sizes exact, so only the search moves);
+    R holds the start's counts, as the kernel's own copy does."""
+    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers._combinations import fold_counts, label_combinations
+
+    n = Y.shape[0]
+    comb = label_combinations(sp.csr_matrix(Y))
+    fold = (np.arange(n) % k).astype(np.int64)
+    targets = np.bincount(fold, minlength=k).astype(np.float64)
+    counts = fold_counts(comb.row_ptr, comb.row_combos, fold, k, len(comb.first))
+    weight, hinge = H.objective_weights(comb, [counts], targets, n, pair_weight, 16.0)
+    R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
+    R[:, :k] = counts
+    R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
+    return comb, fold, counts, (comb.row_ptr, comb.row_combos, R, fold, targets, targets, targets,
+                                np.full(k, 1.0 / k), 3, 8, np.uint64(7), np.array([1.0, fill_pair]), n, True)
+
+
 def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
     """_deltas (every destination) and _delta_to (one) give the same ΔF and the same change in empty
     (fold, label) and (fold, pair) cells, and ΔF is F after the move minus F before (the squared and
     hinge terms of _objective, plus the fill reward of each cell emptied or filled)."""
     from stratbench.stratifiers import hybrid as H
-    from stratbench.stratifiers._combinations import fold_counts, label_combinations
 
     rng = np.random.default_rng(5)
-    Y = sp.csr_matrix((rng.random((60, 5)) < [0.5, 0.3, 0.2, 0.08, 0.05]).astype(np.int8))
+    Y = (rng.random((60, 5)) < [0.5, 0.3, 0.2, 0.08, 0.05]).astype(np.int8)
     k, n = 4, 60
-    comb = label_combinations(Y)
-    fold = (np.arange(n) % k).astype(np.int64)
-    counts = fold_counts(comb.row_ptr, comb.row_combos, fold, k, len(comb.first))
-    targets = np.full(k, n / k)
-    weight, hinge = H.objective_weights(comb, [counts], targets, n, 3.0, 16.0)
-    R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
-    R[:, :k] = counts
-    R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
+    comb, fold, _, (_, _, R, _, targets, *_) = _kernel_inputs(Y, k, fill_pair=0.25)
     share, ideal, fill = targets / n, np.full(k, 1.0 / k), np.array([1.0, 0.25])
     out, zl, zp = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
 
@@ -147,23 +158,6 @@ def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
             assert F(moved) - F(R) == pytest.approx(d, rel=1e-4, abs=1e-5)
             checked += 1
     assert checked > 100
-
-
-def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
-    """The hybrid kernel's arguments for a round-robin start (sizes exact, so only the search moves)."""
-    from stratbench.stratifiers import hybrid as H
-    from stratbench.stratifiers._combinations import fold_counts, label_combinations
-
-    n = Y.shape[0]
-    comb = label_combinations(sp.csr_matrix(Y))
-    fold = (np.arange(n) % k).astype(np.int64)
-    targets = np.bincount(fold, minlength=k).astype(np.float64)
-    counts = fold_counts(comb.row_ptr, comb.row_combos, fold, k, len(comb.first))
-    weight, hinge = H.objective_weights(comb, [counts], targets, n, pair_weight, 16.0)
-    R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
-    R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
-    return comb, fold, counts, (comb.row_ptr, comb.row_combos, R, fold, targets, targets, targets,
-                                np.full(k, 1.0 / k), 3, 8, np.uint64(7), np.array([1.0, fill_pair]), n, True)
 
 
 def test_keep_pairs_never_adds_an_empty_fold_pair_cell_and_without_it_the_search_may():

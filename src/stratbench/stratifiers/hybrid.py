@@ -23,7 +23,7 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    empty pair cells) reward positive evidence. ρ = ``pair_weight`` (3), η = ``dcp_weight`` (16).
 3. **Sizes first**: from each start, examples move from the fold furthest above its target size to the
    one furthest below until all are within one of their targets, the cheapest moves (in F) first,
-   those that empty a (fold, label) cell (with ``keep_pairs``, a (fold, pair) cell) only if no other can.
+   those that add an empty (fold, label) cell (with ``keep_pairs``, a (fold, pair) cell) only if no other can.
 4. **Local search**: in a seeded random order, an example moves to the fold that lowers F most; where
    that would put a fold more than one example off its target size, it swaps with the best of
    ``samples`` random examples of the receiving fold. A move or swap is taken only if F drops and the
@@ -66,6 +66,13 @@ from stratbench.stratifiers.sois import SELECT, sois_kernel
 def _cap(support, ideal_share):  # pragma: no cover - compiled
     """The fewest positives the fullest fold can hold, ⌈|D_λ|·r_j⌉: DCP's ideal, whatever T_j's rounding."""
     return np.ceil(support * ideal_share - 1e-6)
+
+
+@numba.njit(cache=True)
+def _adds_empty(zero_labels, zero_pairs, keep_pairs):  # pragma: no cover - compiled
+    """Whether a step that changes the empty (fold, label) and (fold, pair) cells by these counts
+    loses positive evidence: more empty label cells, or with ``keep_pairs`` more empty pair cells."""
+    return zero_labels > 0 or (keep_pairs and zero_pairs > 0)
 
 
 @numba.njit(cache=True)
@@ -158,8 +165,8 @@ def _objective(R, share, ideal):  # pragma: no cover - compiled
 def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs):  # pragma: no cover
     """Move examples until every fold j holds lo_j … hi_j of them. In each round, a fold above its
     most (else the fold with most to spare) gives to the fold furthest below its least (else to any
-    fold with room); its examples whose moves raise F least without emptying a (fold, label) cell
-    (with ``keep_pairs``, nor a (fold, pair) cell) go first (others only if too few can), each to its
+    fold with room); its examples whose moves raise F least without losing evidence (:func:`_adds_empty`)
+    go first (others only if too few can), each to its
     cheapest fold with room, scored once per round (one destination: :func:`_delta_to` alone)."""
     k = sizes.shape[0]
     d, zl, zp = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
@@ -193,13 +200,13 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
         for i in range(members.shape[0]):
             if dst >= 0:
                 d_x, zl_x, zp_x = _delta_to(members[i], src, dst, row_ptr, row_combos, R, share, ideal, fill)
-                score[i] = d_x + (1e12 if zl_x > 0 or (keep_pairs and zp_x > 0) else 0.0)
+                score[i] = d_x + (1e12 if _adds_empty(zl_x, zp_x, keep_pairs) else 0.0)  # lost evidence: last resort
                 choice[i] = dst
                 continue
             _deltas(members[i], src, row_ptr, row_combos, R, share, ideal, fill, d, zl, zp)
             score[i], choice[i] = np.inf, -1
             for b in range(k):
-                cost = d[b] + (1e12 if zl[b] > 0 or (keep_pairs and zp[b] > 0) else 0.0)  # lost evidence: last resort
+                cost = d[b] + (1e12 if _adds_empty(zl[b], zp[b], keep_pairs) else 0.0)
                 if room[b] > 0 and cost < score[i]:
                     score[i], choice[i] = cost, b
         moved = 0
@@ -231,7 +238,8 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
     state = np.array([np.uint64(seed)], dtype=np.uint64)
     order = np.arange(n)
     d_x, zl_x, zp_x = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
-    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)  # within one of the target sizes
+    # within one of the target sizes
+    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)
     total = _objective(R, share, ideal)
     for _ in range(passes):
         for i in range(n - 1, 0, -1):  # Fisher–Yates
@@ -245,7 +253,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
             _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, d_x, zl_x, zp_x)
             best_b, best_d = -1, -1e-12
             for b in range(k):
-                if b != a and zl_x[b] <= 0 and (zp_x[b] <= 0 or not keep_pairs) and d_x[b] < best_d:
+                if b != a and not _adds_empty(zl_x[b], zp_x[b], keep_pairs) and d_x[b] < best_d:
                     best_b, best_d = b, d_x[b]
             if best_b < 0:
                 continue
@@ -268,7 +276,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
                 if y < 0:
                     continue
                 d_y, zl_y, zp_y = _delta_to(y, b, a, row_ptr, row_combos, R, share, ideal, fill)
-                if zl + zl_y <= 0 and (zp + zp_y <= 0 or not keep_pairs) and best_d + d_y < best_total - 1e-12:
+                if not _adds_empty(zl + zl_y, zp + zp_y, keep_pairs) and best_d + d_y < best_total - 1e-12:
                     best_y, best_total = y, best_d + d_y
             if best_y >= 0:
                 _move(best_y, b, a, row_ptr, row_combos, R, fold, sizes)
@@ -279,7 +287,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
         if -gain <= 1e-6 * abs(total):
             break
     if exact:
-        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)  # step 4: exact target sizes
+        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)  # step 5
     zero_labels = 0
     for c in range(R.shape[0]):
         if R[c, k + 3] == 0.0:
