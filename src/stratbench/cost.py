@@ -39,6 +39,7 @@ import scipy.sparse as sp
 
 from stratbench import classifiers, stratifiers, study
 from stratbench.classifiers._forests import ForestTask, faster_layout, is_streamed, run, strata_of
+from stratbench.labels import label_combinations
 
 SLOW_TREE_S = 0.2        # calibrate with a single tree when one takes longer than this
 CALIBRATION_TREES = 10
@@ -209,8 +210,6 @@ def calibrate_dataset(config: dict, dataset: str, overhead, workdir=".", samples
         ids = splitter.fold_ids(Y)
         stratifier_s[name] = time.perf_counter() - start
         folds = ids if folds is None else folds
-    from stratbench.stratifiers._combinations import label_combinations
-
     start = time.perf_counter()
     comb = label_combinations(Y)
     combinations_s = time.perf_counter() - start

@@ -12,9 +12,7 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench.stratifiers import as_label_matrix
-from stratbench.stratifiers._base import apportion
-from stratbench.stratifiers._combinations import fold_counts, label_combinations
+from stratbench.labels import apportion, as_label_matrix, fold_counts, label_combinations
 
 
 def fold_label_counts(Y, folds: np.ndarray, n_splits: int) -> tuple[np.ndarray, np.ndarray]:

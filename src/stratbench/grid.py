@@ -22,7 +22,7 @@ import pandas as pd
 from stratbench import stratifiers
 from stratbench.fold_quality import exact_size_floors, fold_quality
 from stratbench.stats import compare
-from stratbench.stratifiers._combinations import label_combinations
+from stratbench.labels import label_combinations
 
 GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value"]
 RANKED = ["LD", "LPD", "FLZ", "FLPZ", "rLD", "DCP", "ED"]  # the fold measures ranked (lower is better)

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from stratbench.classifiers import register
 from stratbench.classifiers._base import ForestClassifier
 from stratbench.classifiers._forests import ForestTask
-from stratbench.datasets.statistics import labelset_ids
+from stratbench.labels import labelset_ids
 
 
 def labelset_task(Y: sp.csr_matrix, forest) -> ForestTask:

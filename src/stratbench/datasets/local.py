@@ -19,6 +19,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench.datasets.arff import read_label_names, read_mulan
 from stratbench.datasets.core import MultiLabelDataset
+from stratbench.labels import as_label_matrix
 
 
 def file_list(spec: dict) -> list[str]:
@@ -50,8 +51,6 @@ def read_matrix(path: str | Path):
 
 def read_local(name: str, spec: dict) -> MultiLabelDataset:
     """The dataset ``name`` from its files (see the module doc); a bad file stops naming it."""
-    from stratbench.stratifiers import as_label_matrix
-
     files = file_list(spec)
     for f in files:
         if not Path(f).is_file():

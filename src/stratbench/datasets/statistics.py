@@ -6,20 +6,13 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from stratbench.labels import labelset_ids
+
 COLUMNS = [
     "dataset", "labels", "examples", "labelsets", "labelsets_per_example",
     "examples_per_labelset_min", "examples_per_labelset_avg", "examples_per_labelset_max",
     "examples_per_label_min", "examples_per_label_avg", "examples_per_label_max",
 ]
-
-
-def labelset_ids(Y: sp.csr_matrix) -> np.ndarray:
-    """Integer id of each row's labelset (the empty labelset is a labelset too), in first-seen order."""
-    Y = sp.csr_matrix(Y)
-    Y.sort_indices()
-    keys = [Y.indices[a:b].tobytes() for a, b in zip(Y.indptr[:-1], Y.indptr[1:])]
-    ids: dict[bytes, int] = {}
-    return np.fromiter((ids.setdefault(k, len(ids)) for k in keys), dtype=np.int64, count=len(keys))
 
 
 def dataset_statistics(name: str, Y: sp.csr_matrix) -> dict:

@@ -23,6 +23,7 @@ get = _REGISTRY.get
 resolve = _REGISTRY.resolve
 names = _REGISTRY.names
 
-from stratbench.stratifiers._base import MultilabelStratifier, as_label_matrix  # noqa: E402
+from stratbench.labels import as_label_matrix  # noqa: E402
+from stratbench.stratifiers._base import MultilabelStratifier  # noqa: E402
 
 __all__ = ["MultilabelStratifier", "as_label_matrix", "get", "names", "register", "resolve"]

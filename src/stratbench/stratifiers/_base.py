@@ -1,7 +1,7 @@
 """Common base of the multi-label stratifiers: a scikit-learn cross-validator over subset ids.
 
 A stratifier computes one subset id per example; in k-fold mode subset j is the test set of fold j
-(ALGORITHMS.md notation: S_j) and its training set the rest; in holdout mode subset 0 is the training
+(docs/ALGORITHMS.md notation: S_j) and its training set the rest; in holdout mode subset 0 is the training
 set and 1 the test set (and −1 the rows in neither, when ``train_size`` + ``test_size`` < 1).
 ``y`` may be anything scikit-learn accepts as a label matrix (dense, scipy.sparse, pandas, lists,
 bool or nullable dtypes); it is checked and converted once to CSR int8 0/1.
@@ -16,46 +16,10 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_array
 from sklearn.utils.validation import _num_samples
 
 from stratbench import StratbenchError
-
-
-def as_label_matrix(y) -> sp.csr_matrix:
-    """``y`` as a CSR int8 0/1 matrix (n × L); a 1-d ``y`` is one label.
-
-    Anything that is not a non-empty 1-d or 2-d array of 0/1 numbers stops with one ValueError that
-    names the problem (ragged rows, strings, NaN, 3-d, no rows, a value other than 0 and 1).
-    """
-    if sp.issparse(y):
-        Y = sp.csr_matrix(y)
-        if Y.dtype.kind not in "biuf":
-            raise StratbenchError(f"y: a sparse label matrix of dtype {Y.dtype} (numbers 0/1 needed)")
-        if Y.shape[0] == 0:
-            raise StratbenchError("y has no rows")
-        if Y.dtype.kind == "f" and not np.isfinite(Y.data).all():
-            raise StratbenchError("y contains NaN or infinity")
-    else:
-        if isinstance(y, (list, tuple)) and any(isinstance(r, (list, tuple, np.ndarray)) for r in y):
-            lengths = {len(r) if isinstance(r, (list, tuple, np.ndarray)) else 1 for r in y}
-            if len(lengths) > 1:
-                raise StratbenchError(f"y is ragged: its rows have {sorted(lengths)} entries")
-        try:
-            a = check_array(y, ensure_2d=False, dtype="numeric", allow_nd=False, ensure_min_samples=1,
-                            ensure_min_features=0, input_name="y")
-        except ValueError as exc:
-            raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
-        Y = sp.csr_matrix(a.reshape(len(a), -1))
-    Y.sum_duplicates()
-    bad = (Y.data != 0) & (Y.data != 1)
-    if bad.any():
-        col = int(Y.indices[np.flatnonzero(bad)[0]])
-        raise StratbenchError(f"label column {col} is not 0/1 (value {float(Y.data[bad][0]):g})")
-    Y.eliminate_zeros()
-    Y = Y.astype(np.int8)
-    Y.sort_indices()
-    return Y
+from stratbench.labels import apportion, as_label_matrix
 
 
 def check_random_state(random_state) -> np.random.Generator:
@@ -71,17 +35,6 @@ def check_random_state(random_state) -> np.random.Generator:
     if isinstance(random_state, numbers.Integral):
         return np.random.default_rng(int(random_state))
     raise StratbenchError(f"random_state must be None, an int, a RandomState or a Generator, not {random_state!r}")
-
-
-def apportion(n: int, ratios: np.ndarray) -> np.ndarray:
-    """Integer subset sizes summing to n, proportional to ``ratios`` (largest remainder; ties to the
-    lower index, so equal ratios give scikit-learn ``KFold``'s sizes: the first n mod k one larger)."""
-    exact = n * np.asarray(ratios, dtype=float)
-    sizes = np.floor(exact + 1e-9).astype(np.int64)
-    short = n - sizes.sum()
-    order = np.argsort(-(exact - sizes), kind="stable")
-    sizes[order[:short]] += 1
-    return sizes
 
 
 def holdout_sizes(n: int, test_size, train_size) -> tuple[int, int]:

@@ -38,7 +38,7 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    cheapest fold with room. Should the result still have more empty (fold, label) cells than IS's
    start, the search is also run from IS's start and the better kept.
 
-Compiled (numba) over CSR label matrices and the combination lists of :mod:`._combinations`, one
+Compiled (numba) over CSR label matrices and the combination lists of :mod:`stratbench.labels.combinations`, one
 float32 record per combination (its fold counts and parameters in one cache line): a pass costs
 O(k · Σ_x |Y_x|(|Y_x| + 1)/2), memory ≈ 4(k + 4) bytes per co-occurring pair.
 """
@@ -50,8 +50,8 @@ import numpy as np
 
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, apportion
-from stratbench.stratifiers._combinations import fold_counts, label_combinations
+from stratbench.labels import apportion, fold_counts, label_combinations
+from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
 from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT, sois_kernel

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stratbench.datasets.statistics import labelset_ids
+from stratbench.labels import labelset_ids
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 

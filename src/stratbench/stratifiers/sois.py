@@ -32,8 +32,8 @@ import numpy as np
 
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
+from stratbench.labels import label_combinations
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._combinations import label_combinations
 from stratbench.stratifiers._rng import randbelow
 from stratbench.stratifiers.iterative import COMPAT, _choose_fold, place_unlabelled
 

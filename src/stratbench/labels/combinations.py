@@ -1,7 +1,7 @@
 """Label combinations of order ≤ 2: every label i as (i, i) and every co-occurring pair (i, j), i < j.
 
 For each example with sorted labels a < b < …, ``itertools.combinations_with_replacement(Y_x, 2)``
-order: (a,a), (a,b), (a,c), (b,b), (b,c), (c,c) — ALGORITHMS.md §2. Built once in compiled code over
+order: (a,a), (a,b), (a,c), (b,b), (b,c), (c,c) — docs/ALGORITHMS.md §2. Built once in compiled code over
 the CSR rows, with a counting sort for the combination → examples lists (rows ascending).
 """
 

@@ -1,0 +1,16 @@
+"""The label matrix, the ground floor every other part of stratbench stands on.
+
+- :func:`as_label_matrix` checks a user's ``y`` once, at the boundary, and gives the CSR int8 0/1
+  matrix every stratifier, measure and classifier works on (a valid one passes without a copy);
+- :func:`label_combinations` and :func:`fold_counts`: the labels and co-occurring label pairs of each
+  example, and their counts per fold (docs/ALGORITHMS.md §2);
+- :func:`labelset_ids`: each example's label combination as a class id (label powerset);
+- :func:`apportion`: integer subset sizes from shares (largest remainder).
+
+Nothing here imports another stratbench module but :class:`stratbench.StratbenchError`.
+"""
+
+from stratbench.labels.combinations import Combinations, fold_counts, label_combinations
+from stratbench.labels.matrix import apportion, as_label_matrix, labelset_ids
+
+__all__ = ["Combinations", "apportion", "as_label_matrix", "fold_counts", "label_combinations", "labelset_ids"]

@@ -1,0 +1,86 @@
+"""The label matrix: checked once at the boundary, then CSR int8 0/1 everywhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_array
+
+from stratbench import StratbenchError
+
+
+def as_label_matrix(y) -> sp.csr_matrix:
+    """``y`` as a CSR int8 0/1 matrix (n × L); a 1-d ``y`` is one label.
+
+    Anything that is not a non-empty 1-d or 2-d array of 0/1 numbers stops with one ValueError that
+    names the problem (ragged rows, strings, NaN, 3-d, no rows, a value other than 0 and 1). A matrix
+    that is already one (CSR int8, canonical, every stored value 1) is returned as it is, so checking
+    it again costs one pass over its values and no copy; any other input is copied, never modified.
+
+    >>> as_label_matrix([[1, 0], [1, 1]]).toarray().tolist()
+    [[1, 0], [1, 1]]
+    """
+    if _is_label_matrix(y):
+        return y
+    if sp.issparse(y):
+        Y = sp.csr_matrix(y, copy=True)
+        if Y.dtype.kind not in "biuf":
+            raise StratbenchError(f"y: a sparse label matrix of dtype {Y.dtype} (numbers 0/1 needed)")
+        if Y.shape[0] == 0:
+            raise StratbenchError("y has no rows")
+        if Y.dtype.kind == "f" and not np.isfinite(Y.data).all():
+            raise StratbenchError("y contains NaN or infinity")
+    else:
+        if isinstance(y, (list, tuple)) and any(isinstance(r, (list, tuple, np.ndarray)) for r in y):
+            lengths = {len(r) if isinstance(r, (list, tuple, np.ndarray)) else 1 for r in y}
+            if len(lengths) > 1:
+                raise StratbenchError(f"y is ragged: its rows have {sorted(lengths)} entries")
+        try:
+            a = check_array(y, ensure_2d=False, dtype="numeric", allow_nd=False, ensure_min_samples=1,
+                            ensure_min_features=0, input_name="y")
+        except ValueError as exc:
+            raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
+        Y = sp.csr_matrix(a.reshape(len(a), -1))
+    Y.sum_duplicates()
+    bad = (Y.data != 0) & (Y.data != 1)
+    if bad.any():
+        col = int(Y.indices[np.flatnonzero(bad)[0]])
+        raise StratbenchError(f"label column {col} is not 0/1 (value {float(Y.data[bad][0]):g})")
+    Y.eliminate_zeros()
+    Y = Y.astype(np.int8)
+    Y.sort_indices()
+    return Y
+
+
+def _is_label_matrix(y) -> bool:
+    """Whether ``y`` is already what :func:`as_label_matrix` returns."""
+    return (type(y) is sp.csr_matrix and y.dtype == np.int8 and y.shape[0] > 0 and y.has_canonical_format
+            and bool((y.data == 1).all()))
+
+
+def labelset_ids(Y: sp.csr_matrix) -> np.ndarray:
+    """Integer id of each row's labelset (the empty labelset is a labelset too), in first-seen order.
+
+    >>> labelset_ids(as_label_matrix([[1, 0], [0, 0], [1, 0], [1, 1]])).tolist()
+    [0, 1, 0, 2]
+    """
+    Y = sp.csr_matrix(Y)
+    Y.sort_indices()
+    keys = [Y.indices[a:b].tobytes() for a, b in zip(Y.indptr[:-1], Y.indptr[1:])]
+    ids: dict[bytes, int] = {}
+    return np.fromiter((ids.setdefault(k, len(ids)) for k in keys), dtype=np.int64, count=len(keys))
+
+
+def apportion(n: int, ratios: np.ndarray) -> np.ndarray:
+    """Integer subset sizes summing to n, proportional to ``ratios`` (largest remainder; ties to the
+    lower index, so equal ratios give scikit-learn ``KFold``'s sizes: the first n mod k one larger).
+
+    >>> apportion(10, [1 / 3, 1 / 3, 1 / 3]).tolist()
+    [4, 3, 3]
+    """
+    exact = n * np.asarray(ratios, dtype=float)
+    sizes = np.floor(exact + 1e-9).astype(np.int64)
+    short = n - sizes.sum()
+    order = np.argsort(-(exact - sizes), kind="stable")
+    sizes[order[:short]] += 1
+    return sizes
