@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 
 from stratbench.figures import cd_diagrams, fold_distribution, rank_bars, save_figure
-from stratbench.fold_quality import RANKED_MEASURES
+from stratbench.measure_table import MEASURE_LABELS, RANKED_MEASURES
 from stratbench.measures import MEASURE_NAMES
-from stratbench.paper_tables import MEASURE_LABELS, study_tables
+from stratbench.paper_tables import study_tables
 from stratbench.reproduction import reproduction
 from stratbench.stats import compare, with_all_group
 from stratbench.tables import summarise_fold_quality, summarise_scores

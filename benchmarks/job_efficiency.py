@@ -9,7 +9,7 @@ seconds, median and pooled efficiency), twice: from the ``benchmark:`` files, an
 Snakemake samples a job's processes every 0.5 s for about 15 s and then every 30 s, and the interval
 before a job ends is lost, so the benchmark files under-count the CPU time of jobs shorter than a few
 minutes (a 40-s job is last sampled at 15 s). With ``results/<study>/estimate/jobs.csv`` present
-(``python -m stratbench estimate``), the evaluation and fold jobs are also listed with their estimated
+(``stratbench estimate``), the evaluation and fold jobs are also listed with their estimated
 and measured wall time and the ratio, and the share of jobs within ±30%.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from stratbench import study
+from stratbench.study import Study
 
 KEYS = {
     "evaluate": r"evaluate/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)/(?P<classifier>[^/]+)/rep(?P<repeat>\d+)\.tsv",
@@ -95,7 +95,7 @@ def main() -> int:
     parser.add_argument("--directory", default=".")
     parser.add_argument("--min-seconds", type=float, default=0.0, help="compare with the estimate only jobs this long")
     args = parser.parse_args()
-    config = study.load_config(args.configfile)
+    config = Study.load(args.configfile).config
     root = Path(args.directory)
     frame = measured(root, config)
     print(f"## CPU efficiency per rule, Snakemake benchmark files ({config['study']}, {len(frame)} jobs)\n")

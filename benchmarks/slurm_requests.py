@@ -2,7 +2,7 @@
 
     python benchmarks/slurm_requests.py --configfile config/szymanski2017.yaml
 
-Needs the study's estimate (``python -m stratbench estimate --configfile …`` writes
+Needs the study's estimate (``stratbench estimate --configfile …`` writes
 results/<study>/estimate/jobs.csv). Prints, from a dry run's job counts and the profile's grouping:
 
 - submissions without grouping (one sbatch per job) and with it: evaluation jobs alone; every
@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from stratbench import cost, study
+from stratbench import cost
 from stratbench._snakemake import planned_jobs
+from stratbench.study import Study
 
 GROUP_OF = {"make_folds": "folds", "fold_quality": "folds", "network_stability": "folds", "grid_quality": None,
             "dataset": "data", "aggregate": "aggregate"}
@@ -44,7 +45,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--configfile", required=True)
     args = parser.parse_args()
-    config = study.load_config(args.configfile)
+    study = Study.load(args.configfile)
+    config = study.config
     jobs_csv = Path("results") / config["study"] / "estimate" / "jobs.csv"
     jobs = pd.read_csv(jobs_csv, keep_default_na=False)
     counts = planned(args.configfile)
@@ -54,7 +56,7 @@ def main() -> int:
     rule_of = {"dataset": "parse_mulan", "aggregate": "gather_scores"}
     rows["minutes"] = [cost.rule_resources(rule_of.get(r.rule, r.rule), {"dataset": r.dataset, "stratifier": r.stratifier,
                                                                          "classifier": r.classifier},
-                                           None, r.threads, config, estimate)[1] for r in rows.itertuples()]
+                                           None, r.threads, study, estimate)[1] for r in rows.itertuples()]
     evaluate = rows[rows["group"].isna()]
     grouped = rows[rows["group"].notna()]
     components = {"folds": int((rows["rule"] == "make_folds").sum()), "data": int((rows["rule"] == "dataset").sum()),

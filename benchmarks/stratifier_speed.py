@@ -127,7 +127,7 @@ def main() -> int:
     if args.csv:
         table.to_csv(args.csv, index=False)
     agg = table.groupby(["dataset", "method"], sort=False).mean(numeric_only=True).reset_index()
-    for dataset, part in agg.groupby("dataset", sort=False):
+    for _, part in agg.groupby("dataset", sort=False):
         fastest_ref = part[part.method.isin(REFERENCES)]["seconds"].min()
         agg.loc[part.index, "speed-up vs fastest reference"] = fastest_ref / part["seconds"]
     cols = ["dataset", "method", "seconds", "speed-up vs fastest reference", "warmup_s", "peak_mb", "extra_mb",

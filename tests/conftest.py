@@ -82,7 +82,7 @@ def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | Non
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return subprocess.run(
-        [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile or REPO / "Snakefile"),
+        [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile or REPO / "workflow" / "Snakefile"),
          "--directory", str(workdir), "--configfile", str(workdir / "config.yaml"), *args],
         capture_output=True, text=True, env={**os.environ, "STRATBENCH_CACHE": str(workdir / "cache")},
     )
@@ -90,7 +90,7 @@ def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | Non
 
 def planned_jobs(result) -> dict[str, int]:
     """Job counts from the 'Job stats' table of a dry run."""
-    from stratbench._snakemake import planned_jobs as parse
+    from stratbench.cost import planned_jobs as parse
 
     return parse(result.stdout + result.stderr)
 

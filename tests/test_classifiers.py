@@ -149,7 +149,6 @@ def test_pooled_job_predicts_exactly_what_the_plain_per_forest_path_predicts(nam
     label-powerset forests also grown one tree at a time) gives the very scores of fit() + predict()
     one forest after the other."""
     from stratbench.classifiers import _forests
-
     from stratbench.evaluation import evaluate_folds
 
     rng = np.random.default_rng(5)

@@ -50,3 +50,25 @@ def test_rules_ask_for_the_estimate_or_the_shape_of_the_data(tmp_path):
     # an evaluation job without an estimate: a generous shape model (×3 + 5 min)
     forest = cost.shape_forest_seconds(rows=900, classes=2, trees=100)
     assert 0.5 < forest < 2.0 and cost.shape_forest_seconds(900, 400, 100) > 1.5 * forest
+
+
+def test_every_rule_of_the_workflow_has_a_cost_model_and_the_slurm_groups_hold_the_small_jobs():
+    """One rule → cost-model table (stratbench.cost.requests.RULES): the workflow's rules and the
+    estimate both read it, so a new rule without a model stops the workflow at parse time."""
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    from stratbench import StratbenchError
+    from stratbench.cost.requests import GROUPED_KINDS
+
+    workflow = Path(__file__).resolve().parents[1] / "workflow"
+    rules = {m for f in workflow.rglob("*.smk") for m in re.findall(r"^rule (\w+):", f.read_text(), re.M)}
+    rules |= set(re.findall(r"^rule (\w+):", (workflow / "Snakefile").read_text(), re.M))
+    assert rules == set(cost.RULES)
+    with pytest.raises(StratbenchError, match="rule 'new_rule' has no cost model: add it to stratbench.cost"):
+        cost.rule_requests("new_rule", None, {})
+    profile = yaml.safe_load((workflow / "profiles" / "slurm" / "config.yaml").read_text())
+    grouped = {entry.split("=")[0] for entry in profile["groups"]}
+    assert grouped == {r for r, kind in cost.RULES.items() if kind in GROUPED_KINDS | {"aggregate"}}

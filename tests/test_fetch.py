@@ -6,8 +6,8 @@ import threading
 import pytest
 
 from stratbench.datasets import FetchError, fetch
-from stratbench.datasets.registry import RemoteFile, entry
 from stratbench.datasets.fetch import sha256_of
+from stratbench.datasets.registry import RemoteFile, entry
 
 
 @pytest.fixture

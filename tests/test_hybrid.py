@@ -107,8 +107,8 @@ def test_on_real_data_the_best_of_iterative_and_sois(name, k, mulan_cache):
 def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
     """The hybrid kernel's arguments for a round-robin start (sizes exact, so only the search moves);
     R holds the start's counts, as the kernel's own copy does."""
-    from stratbench.stratifiers import hybrid as H
     from stratbench.labels import fold_counts, label_combinations
+    from stratbench.stratifiers import hybrid as H
 
     n = Y.shape[0]
     comb = label_combinations(sp.csr_matrix(Y))
@@ -166,8 +166,8 @@ def test_keep_pairs_never_adds_an_empty_fold_pair_cell_and_without_it_the_search
     does not raise the number of empty (fold, label) cells (it may empty one while it fills another);
     with ``keep_pairs`` the same holds for (fold, pair) cells. Without it, over six such cases, the
     search ends with more empty pair cells (264 against 256)."""
-    from stratbench.stratifiers import hybrid as H
     from stratbench.labels import fold_counts
+    from stratbench.stratifiers import hybrid as H
 
     empty_pairs = {True: 0, False: 0}
     for seed in range(6):

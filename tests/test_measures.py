@@ -2,8 +2,16 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, coverage_error, label_ranking_loss, roc_auc_score
 
-from stratbench.measures import (coverage, evaluate, hamming_loss, label_ranks, mean_average_precision,
-                                 micro_auc, ranking_loss, subset_accuracy)
+from stratbench.measures import (
+    coverage,
+    evaluate,
+    hamming_loss,
+    label_ranks,
+    mean_average_precision,
+    micro_auc,
+    ranking_loss,
+    subset_accuracy,
+)
 
 Y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 0]])
 H = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 1, 0]])

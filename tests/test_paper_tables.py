@@ -7,8 +7,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stratbench.paper_tables import (Cell, count, cv_estimates_table, latex_document, latex_escape, number, pvalue,
-                                     sechidis_table2, study_tables, szymanski_table1, tiittanen_table2)
+from stratbench.paper_tables import (
+    Cell,
+    count,
+    cv_estimates_table,
+    latex_document,
+    latex_escape,
+    number,
+    pvalue,
+    sechidis_table2,
+    study_tables,
+    szymanski_table1,
+    tiittanen_table2,
+)
 
 
 def summary_frame():
@@ -93,7 +104,8 @@ def test_fold_quality_tables():
 
 
 def test_tests_table_prints_p_values_as_papers_do():
-    from stratbench.paper_tables import MEASURE_LABELS, tests_table
+    from stratbench.measure_table import MEASURE_LABELS
+    from stratbench.paper_tables import tests_table
 
     tests = pd.DataFrame([dict(classifier="br", measure="subset_accuracy", group="all", datasets=6, methods=3,
                                chi2=7.0, chi2_p=0.0302, iman_davenport_F=7.0, F_df1=2, F_df2=10, F_p=0.0126,

@@ -72,11 +72,10 @@ def test_a_failed_job_shows_the_end_of_its_log_on_screen(tmp_path, mirror):
 
     folds = tmp_path / "results" / "tiny" / "folds" / "toy" / "random" / "rep0.npz"
     save_npz(folds, fold=np.zeros(120, dtype=np.int32), n_splits=np.int64(3), seed=np.int64(0))  # folds 1, 2 empty
-    result = run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/scores/toy/random/br/rep0.csv",
-                           "--workflow-profile", "none")
+    result = run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/scores/toy/random/br/rep0.csv")
     out = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "--- last lines of logs/tiny/evaluate/toy/random/br/rep0.log ---" in out
+    assert "Logfile logs/tiny/evaluate/toy/random/br/rep0.log:" in out  # the default profile's show-failed-logs
     assert re.search(r"error: results/tiny/folds/toy/random/rep0\.npz: fold ids must be 0…2 with no fold empty", out)
     assert "Found array with 0 sample" not in out
 
@@ -103,7 +102,7 @@ def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path
 
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
     env = {**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")}
-    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path),
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "workflow" / "Snakefile"), "--directory", str(tmp_path),
            "--configfile", str(tmp_path / "config.yaml"), "--cores", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     scores = tmp_path / "results" / "tiny" / "scores"
@@ -115,7 +114,7 @@ def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path
     before = {p: p.stat().st_mtime_ns for p in (tmp_path / "results").rglob("*") if p.is_file()}
     assert 3 <= len(list(scores.rglob("*.csv"))) < 8  # killed mid-study
 
-    line = rerun.replace("snakemake ", f"{sys.executable} -m snakemake --snakefile {REPO / 'Snakefile'} "
+    line = rerun.replace("snakemake ", f"{sys.executable} -m snakemake --snakefile {REPO / 'workflow' / 'Snakefile'} "
                                      f"--directory {tmp_path} --configfile {tmp_path / 'config.yaml'} ")
     line = line.replace("--cores 8", "--cores 1")
     result = subprocess.run(line, shell=True, capture_output=True, text=True, env=env)

@@ -4,8 +4,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stratbench.reproduction import (compare_cv_estimates, compare_datasets, compare_fold_quality, published,
-                                     reproduction, reproduction_html, reproduction_markdown, summary_lines)
+from stratbench.reproduction import (
+    compare_cv_estimates,
+    compare_datasets,
+    compare_fold_quality,
+    published,
+    reproduction,
+    reproduction_html,
+    reproduction_markdown,
+    summary_lines,
+)
 
 NAMES = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
 

@@ -83,7 +83,7 @@ def test_a_study_killed_mid_run_on_slurm_finishes_with_nothing_lost(slurm, tmp_p
     """The tiny study on SLURM: SIGKILL snakemake once some results exist, cancel its jobs, rerun with
     the README's line: the same bytes as the local run, no finished job redone, no partial file."""
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
-    common = ["--snakefile", str(REPO / "Snakefile"), "--configfile", "config.yaml",
+    common = ["--snakefile", str(REPO / "workflow" / "Snakefile"), "--configfile", "config.yaml",
               "--profile", str(REPO / "workflow" / "profiles" / "slurm")]
     env = {**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")}
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", *common], cwd=tmp_path, env=env,

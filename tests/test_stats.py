@@ -1,4 +1,4 @@
-"""Ranks, Friedman and Nemenyi (ALGORITHMS.md §9) against Demšar 2006's worked example, his table of
+"""Ranks, Friedman and Nemenyi (docs/ALGORITHMS.md §9) against Demšar 2006's worked example, his table of
 q_α, scipy, scikit-posthocs, and the published average ranks of Sechidis et al. 2011."""
 import numpy as np
 import pandas as pd
@@ -7,8 +7,16 @@ from scipy.stats import friedmanchisquare
 
 from stratbench.figures import nemenyi_groups
 from stratbench.reproduction import published
-from stratbench.stats import (average_ranks, compare, critical_difference, friedman, friedman_from_ranks,
-                              nemenyi_pvalues, nemenyi_q, with_all_group)
+from stratbench.stats import (
+    average_ranks,
+    compare,
+    critical_difference,
+    friedman,
+    friedman_from_ranks,
+    nemenyi_pvalues,
+    nemenyi_q,
+    with_all_group,
+)
 
 
 def test_demsar_worked_example():

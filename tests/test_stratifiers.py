@@ -5,6 +5,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError, stratifiers
 from stratbench.fold_quality import fold_quality
 
+
 def partition(folds):
     return sorted(sorted(np.flatnonzero(folds == j).tolist()) for j in np.unique(folds))
 

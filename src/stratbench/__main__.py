@@ -1,4 +1,4 @@
-"""Command line: ``python -m stratbench estimate --configfile config/X.yaml [--cores N]``.
+"""Command line: ``stratbench estimate --configfile config/X.yaml [--cores N]`` (or ``python -m stratbench …``).
 
 Prints the study's cost (CPU hours per dataset × classifier, the fold jobs, a total line with the wall
 time on N cores) from a short calibration on this machine, and writes it under
@@ -22,12 +22,14 @@ from stratbench import StratbenchError
 def _estimate(args) -> int:
     import pandas as pd
 
-    from stratbench import cost, study
+    from stratbench import cost
     from stratbench.io import write_csv, write_text
+    from stratbench.study import Study
 
-    config = study.load_config(args.configfile)
-    out = Path(args.out or Path(args.directory) / "results" / config["study"] / "estimate")
-    print(f"calibrating {config['study']} on this machine ({args.cores} cores for the wall time)…", file=sys.stderr)
+    study = Study.load(args.configfile)
+    config = study.config
+    out = Path(args.out or Path(args.directory) / study.results / "estimate")
+    print(f"calibrating {study.name} on this machine ({args.cores} cores for the wall time)…", file=sys.stderr)
     jobs, table, calibration = cost.estimate(config, args.cores, args.directory, args.samples,
                                              log=lambda m: print(m, file=sys.stderr))
     shown = table.assign(cpu_hours=table["cpu_hours"].map(lambda h: f"{h:.3g}"),
@@ -45,7 +47,7 @@ def _estimate(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m stratbench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="stratbench", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     est = sub.add_parser("estimate", help="the cost of a study before it runs")
     est.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from stratbench import StratbenchError
 from stratbench.classifiers._base import ForestClassifier
 from stratbench.classifiers._forests import ForestPool, faster_layout
 from stratbench.measures import evaluate
@@ -21,8 +22,6 @@ def read_folds(path, n_rows: int) -> tuple[np.ndarray, int]:
     """(fold ids, k) of a fold file, checked against its dataset: one id per row, every test fold and
     every training part non-empty — else one message naming the file (never scikit-learn's "Found
     array with 0 sample(s)" from inside a job)."""
-    from stratbench import StratbenchError
-
     with np.load(path) as z:
         folds, k = z["fold"].astype(np.int64), int(z["n_splits"])
     if folds.shape != (n_rows,):

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from stratbench.fold_quality import fold_label_counts
 from stratbench.io import atomic_path
 from stratbench.paper_tables import ordered
 
@@ -216,8 +217,6 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str):
     """Per stratifier: for every label and test fold, the share of the fold's examples that carry
     the label (y) against the label's share in the whole dataset (x), log–log. Perfect stratification
     lies on the diagonal; a fold without a positive of the label is drawn at the bottom edge (×)."""
-    from stratbench.fold_quality import fold_label_counts
-
     stratifiers = list(folds_by_stratifier)
     ncols = min(3, len(stratifiers))
     nrows = int(np.ceil(len(stratifiers) / ncols))

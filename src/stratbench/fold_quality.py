@@ -1,4 +1,4 @@
-"""Fold-quality measures (ALGORITHMS.md Appendix A and §4.1): ED, LD, FZ, FLZ (Sechidis et al. 2011),
+"""Fold-quality measures (docs/ALGORITHMS.md Appendix A and §4.1): ED, LD, FZ, FLZ (Sechidis et al. 2011),
 LPD, FLPZ and the share of label pairs without positive evidence (Szymański & Kajdanowicz 2017),
 rLD and DCP (Tiittanen et al. 2021).
 
@@ -66,7 +66,7 @@ def label_measures(sizes: np.ndarray, counts: np.ndarray) -> dict[str, float]:
     (definitions in the functions above)."""
     k, n = len(sizes), int(sizes.sum())
     total = counts.sum(axis=0).astype(float)
-    keep = total > 0  # rLD, DCP: labels without positives are left out (0/0), ALGORITHMS.md §4.1
+    keep = total > 0  # rLD, DCP: labels without positives are left out (0/0), docs/ALGORITHMS.md §4.1
     kept, d = counts[:, keep], total[keep] / n
     empty = (sizes == 0).any()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -186,9 +186,6 @@ def rld_lower_bound(Y, n_splits: int, slack: int = 1) -> float:
             best = np.array([np.min(best[t::-1] + cost[:t + 1]) for t in range(total + 1)])
         bounds.append(best[total] / (k * d))
     return float(np.mean(bounds)) if bounds else float("nan")
-
-
-RANKED_MEASURES = ["ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share"]  # lower is better
 
 
 def fold_quality(Y, folds: np.ndarray, n_splits: int, pairs: bool = True, comb=None) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""The six evaluation measures of Sechidis et al. 2011, with MULAN's conventions (ALGORITHMS.md §8).
+"""The six evaluation measures of Sechidis et al. 2011, with MULAN's conventions (docs/ALGORITHMS.md §8).
 
 Inputs per test fold: truth Y (n × q, 0/1), bipartition H (n × q, 0/1), scores S (n × q, higher =
 more relevant). Rankings are strict: labels are ordered by score, and among equal scores the label
@@ -101,8 +101,6 @@ RANKING_MEASURES = {
     "micro_auc": micro_auc,
 }
 MEASURE_NAMES = [*BIPARTITION_MEASURES, *RANKING_MEASURES]
-LOWER_IS_BETTER = {"hamming_loss": True, "subset_accuracy": False, "coverage": True,
-                   "ranking_loss": True, "mean_average_precision": False, "micro_auc": False}
 
 
 def evaluate(Y, H, S) -> dict[str, float]:

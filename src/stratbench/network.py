@@ -1,5 +1,5 @@
 """Label co-occurrence graphs and their fast-greedy modularity communities (Szymański et al. 2016),
-and the network-stability measures of Szymański & Kajdanowicz 2017 §5.2 (ALGORITHMS.md §7).
+and the network-stability measures of Szymański & Kajdanowicz 2017 §5.2 (docs/ALGORITHMS.md §7).
 
 The graph always has all q labels as vertices (isolated labels stay singleton communities); an edge
 {i, j}, i ≠ j, joins labels that co-occur in some row, weighted by the number of such rows or 1.

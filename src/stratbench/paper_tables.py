@@ -9,7 +9,7 @@
 - the average ranks of the fold-quality measures, and the Friedman / Nemenyi tests.
 
 As the papers print them: the best value of a row bold (the direction of each measure from
-:data:`stratbench.measures.LOWER_IS_BETTER`; fold-quality measures and ranks: lower is better), the
+:data:`stratbench.measure_table.MEASURES`; fold-quality measures and ranks: lower is better), the
 lowest std underlined. A table is a :class:`PaperTable`: blocks of rows of :class:`Cell` (a rule
 between blocks) plus the numbers behind the cells for the CSV.
 """
@@ -23,14 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from stratbench.measures import LOWER_IS_BETTER
-
-FOLD_QUALITY_LABELS = {"ED": "ED", "LD": "LD", "FZ": "FZ", "FLZ": "FLZ", "rLD": "rLD", "DCP": "DCP",
-                       "LPD": "LPD", "FLPZ": "FLPZ", "pair_zero_share": "pairs without evidence",
-                       "seconds": "time (s)"}
-MEASURE_LABELS = {"hamming_loss": "Hamming loss", "subset_accuracy": "subset accuracy", "coverage": "coverage",
-                  "ranking_loss": "ranking loss", "mean_average_precision": "mean avg. precision",
-                  "micro_auc": "micro AUC"}
+from stratbench.measure_table import COUNT_MEASURES, FOLD_QUALITY_LABELS, LOWER_IS_BETTER, MEASURE_LABELS
 
 
 @dataclass(frozen=True)
@@ -145,9 +138,6 @@ def pvalue(p: float) -> str:
     if p is None or not np.isfinite(p):
         return "NaN"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-COUNT_MEASURES = {"FZ", "FLZ", "FLPZ"}
 
 
 def ordered(names, preferred=None) -> list:

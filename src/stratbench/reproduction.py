@@ -31,6 +31,8 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
+from stratbench.paper_tables import html_document
+
 COLUMNS = ["table", "classifier", "group", "dataset", "stratifier", "measure", "ours", "ours_std", "published",
            "published_std", "difference", "agrees", "note"]
 
@@ -398,8 +400,6 @@ def reproduction_markdown(report: pd.DataFrame, paper: str, study: str) -> str:
 
 def reproduction_html(report: pd.DataFrame, paper: str, study: str) -> str:
     """The report as a self-contained HTML page (for the Snakemake report)."""
-    from stratbench.paper_tables import html_document
-
     def table(part):
         return _shown(part).to_html(index=False, na_rep="", escape=True, border=0) if len(part) else "<p>none</p>"
 

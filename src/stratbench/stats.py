@@ -1,5 +1,5 @@
 """Comparing stratifiers over datasets: average ranks, Friedman and Nemenyi (Demšar, JMLR 7, 2006;
-ALGORITHMS.md §9).
+docs/ALGORITHMS.md §9).
 
 A comparison is a table of blocks (datasets, rows) × methods (stratifiers, columns) holding one
 value per cell, e.g. the std over folds of an evaluation measure. Within each block the methods are

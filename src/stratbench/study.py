@@ -1,38 +1,38 @@
-"""A study's configuration, as the workflow and the cost estimate both read it.
+"""A study, built once from its config: what the workflow, the cost estimate and the grid all read.
 
-``load_config`` reads a study file, validates it against the JSON schema (with its defaults) and
-runs :func:`check_config`; the other functions answer what the workflow's rules ask of a study:
-which MULAN dataset a name means, how many labels it has, which datasets a classifier runs on.
+``Study.load(path)`` reads a study file, validates it against the JSON schema (``data/config.schema.yaml``,
+its defaults filled in) and checks what the schema cannot (:meth:`Study.check`). A :class:`Study`
+answers what the rules ask: which MULAN dataset a name means, how many labels it has, which datasets
+a classifier runs on, where its results go; it builds every method from its config entry
+(:func:`make_method`: ``class``, ``params``, and for a classifier the study's forest defaults under
+its own parameters), and :func:`timed_fold_ids` times a split the one way every part of stratbench does.
 """
 
 from __future__ import annotations
 
+import time
+import warnings
+from importlib import resources
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from stratbench import StratbenchError, classifiers, stratifiers
-from stratbench.datasets import registry
+from stratbench.datasets import generate_synthetic, load_mulan, registry
+from stratbench.datasets import load_dataset as load_npz
+from stratbench.datasets.local import file_list, local_shape, read_local
+from stratbench.datasets.random_labels import generate as generate_random_labels
+from stratbench.seeds import split_seed
+from stratbench.stats import with_all_group
 
-GENERATED = ("synthetic", "random_labels")  # dataset kinds made locally
-LOCAL = "files"                              # a user's own dataset: its files
-REPO = Path(__file__).resolve().parents[2]
-SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
-
-
-def load_config(path: str | Path) -> dict:
-    """The study in ``path``, validated against the schema (defaults filled in) and checked."""
-    path = Path(path)
-    try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise StratbenchError(f"{path}: cannot read the study: {exc}") from None
-    validate_config(config)
-    check_config(config)
-    return config
+GENERATED = {"synthetic": generate_synthetic, "random_labels": generate_random_labels}  # dataset kinds made locally
+LOCAL = "files"  # a user's own dataset: its files
+SCHEMA = resources.files("stratbench") / "data" / "config.schema.yaml"
+REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
 
 
-def validate_config(config: dict, schema_path: str | Path = SCHEMA) -> None:
+def validate_config(config: dict, schema_path=SCHEMA) -> None:
     """Check ``config`` against the JSON schema and fill in its defaults. The first error stops with
     one line naming the key (``config: n_folds: …``), not the schema."""
     import jsonschema
@@ -46,129 +46,192 @@ def validate_config(config: dict, schema_path: str | Path = SCHEMA) -> None:
     validate(config, str(schema_path))  # fills in the schema's defaults
 
 
-def mulan_name(config: dict, dataset: str) -> str | None:
-    """Registry name of a MULAN dataset of the config, None for a generated or local one."""
-    spec = config["datasets"][dataset]
-    return None if any(kind in spec for kind in (*GENERATED, LOCAL)) else spec.get("mulan", dataset)
+def make_method(kind: str, name: str, spec: dict, forest: dict | None = None, **fixed):
+    """The ``kind`` ("stratifier" or "classifier") of config entry ``name: spec``: class ``spec["class"]``
+    (default ``name``, a registered name or a dotted path) built with ``forest`` (a classifier's study
+    defaults), then ``spec["params"]``, then ``fixed`` (n_splits, random_state, n_jobs…), each over the last."""
+    params = {**(forest or {}), **(spec.get("params") or {}), **fixed}
+    return REGISTRIES[kind].get(spec.get("class", name), **params)
 
 
-def local_spec(config: dict, dataset: str) -> dict | None:
-    """The files of a user's own dataset, None for the others."""
-    return config["datasets"][dataset].get(LOCAL)
+def timed_fold_ids(splitter, Y) -> tuple[np.ndarray, float]:
+    """(fold ids, seconds) of ``splitter`` on ``Y``, timed after a warm-up call on the first
+    min(n, 4k) rows (when they are at least k), so a compiled kernel's first-call compilation is not
+    counted: the stratifier's runtime wherever stratbench reports one."""
+    k = splitter.get_n_splits()
+    warm = Y[: min(Y.shape[0], 4 * k)]
+    if warm.shape[0] >= k:
+        splitter.fold_ids(warm)
+    start = time.perf_counter()
+    folds = splitter.fold_ids(Y)
+    return folds, time.perf_counter() - start
 
 
-def generated_spec(config: dict, dataset: str) -> tuple[str, dict] | None:
-    """(kind, parameters) of a generated dataset, None for a MULAN one."""
-    spec = config["datasets"][dataset]
-    return next(((kind, spec[kind]) for kind in GENERATED if kind in spec), None)
+class Study:
+    """One study's config with everything derived from it once.
 
+    Attributes: ``config`` (validated, defaults filled in), ``name``, ``results`` (``results/<study>``),
+    ``seed``, ``n_splits``, ``repeats`` (0 … r−1), ``threads``, ``datasets``, ``stratifiers``,
+    ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
+    (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
+    k of a fold-quality grid study, empty otherwise), ``import_paths``.
+    """
 
-def dataset_shape(config: dict, dataset: str) -> tuple[int, int]:
-    """(examples, labels) of a dataset of the config: from its definition, the registry, or its files."""
-    from stratbench.datasets.local import local_shape
+    def __init__(self, config: dict):
+        self.config = config
+        self.name = config["study"]
+        self.results = f"results/{self.name}"
+        self.seed = config["seed"]
+        self.n_splits = config["n_splits"]
+        self.repeats = list(range(config["repeats"]))
+        self.threads = config.get("threads", 1)
+        self.datasets = config["datasets"]
+        self.stratifiers = config["stratifiers"]
+        self.classifiers = config.get("classifiers") or {}
+        self.forest = config.get("forest") or {}
+        self.data = config.get("data") or {}
+        self.groups = with_all_group(self.datasets, config.get("dataset_groups"))
+        self.alpha = config.get("alpha", 0.05)
+        self.reproduces = config.get("reproduces")
+        self.grid = config.get("grid") or {}
+        self.grid_ks = self.grid.get("n_splits", [])
+        self.network_stability = bool(config.get("network_stability", False))
+        self.import_paths = config.get("import_paths") or []
 
-    generated = generated_spec(config, dataset)
-    if generated:
-        return generated[1]["examples"], generated[1]["labels"]
-    if local_spec(config, dataset):
-        return local_shape(local_spec(config, dataset))
-    e = registry.entry(mulan_name(config, dataset))
-    return e.examples, e.labels
+    @classmethod
+    def load(cls, path: str | Path) -> Study:
+        """The study in ``path``, validated against the schema (defaults filled in) and checked."""
+        path = Path(path)
+        try:
+            config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise StratbenchError(f"{path}: cannot read the study: {exc}") from None
+        return cls.checked(config)
 
+    @classmethod
+    def checked(cls, config: dict) -> Study:
+        """The study of ``config`` after :func:`validate_config` and :meth:`check`."""
+        validate_config(config)
+        study = cls(config)
+        study.check()
+        return study
 
-def dataset_labels(config: dict, dataset: str) -> int:
-    """Number of labels of a dataset of the config."""
-    return dataset_shape(config, dataset)[1]
+    # --- methods ------------------------------------------------------------------------------------
 
+    def stratifier(self, name: str, **fixed):
+        """The stratifier ``name`` of the study, built with ``fixed`` (n_splits, random_state…)."""
+        return make_method("stratifier", name, self.stratifiers[name], **fixed)
 
-def classifier_datasets(config: dict, classifier: str) -> list[str]:
-    """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
-    limit = (config.get("classifiers") or {})[classifier].get("max_labels")
-    return [d for d in config["datasets"] if limit is None or dataset_labels(config, d) <= limit]
+    def classifier(self, name: str, **fixed):
+        """The classifier ``name`` of the study, the forest defaults under its own parameters."""
+        return make_method("classifier", name, self.classifiers[name], self.forest, **fixed)
 
+    def method_class(self, kind: str, name: str) -> type:
+        spec = (self.stratifiers if kind == "stratifier" else self.classifiers)[name]
+        return REGISTRIES[kind].resolve(spec.get("class", name))
 
-def check_config(config: dict) -> None:
-    """What the schema cannot check, before any job runs: datasets in the registry (or files that
-    exist), n_splits no larger than any dataset, methods that resolve and take their parameters,
-    groups that name datasets of the study."""
-    from stratbench.datasets.local import file_list
+    def split_seed(self, dataset: str, repeat: int) -> int:
+        """The seed of every stratifier's split of (dataset, repeat)."""
+        return split_seed(self.seed, dataset, repeat)
 
-    k = config["n_splits"]
-    for d in config["datasets"]:
-        m = mulan_name(config, d)
-        if m is not None and m not in registry.names():
-            raise StratbenchError(
-                f"config: dataset {d!r} is not a MULAN dataset of the registry "
-                f"({', '.join(registry.names())}) and has no 'synthetic' or 'files' entry"
-            )
-        if m is None and d in registry.names():
-            raise StratbenchError(f"config: dataset {d!r} shadows the MULAN dataset of that name")
-        if local_spec(config, d):
-            missing = [f for f in file_list(local_spec(config, d)) if not Path(f).is_file()]
-            if missing:
-                raise StratbenchError(f"config: dataset {d!r}: no such file {missing[0]}")
-        examples = dataset_shape(config, d)[0]
-        if k > examples:
-            raise StratbenchError(f"config: n_splits={k} is greater than the {examples} examples of dataset {d!r}")
-    for kind, methods, reg in (("stratifier", config["stratifiers"], stratifiers),
-                               ("classifier", config.get("classifiers") or {}, classifiers)):
-        for name, spec in methods.items():
-            try:
-                reg.resolve(spec.get("class", name))
-            except StratbenchError as exc:
-                raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
-            if spec.get("params") or (kind == "classifier" and config.get("forest")):
-                _try_method(kind, name, spec, config)
-    for group, members in (config.get("dataset_groups") or {}).items():
-        unknown = sorted(set(members) - set(config["datasets"]))
-        if unknown:
-            raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+    # --- datasets -----------------------------------------------------------------------------------
 
+    def mulan_name(self, dataset: str) -> str | None:
+        """Registry name of a MULAN dataset of the study, None for a generated or local one."""
+        spec = self.datasets[dataset]
+        return None if any(kind in spec for kind in (*GENERATED, LOCAL)) else spec.get("mulan", dataset)
 
-def _try_method(kind: str, name: str, spec: dict, config: dict) -> None:
-    """Build the method with its parameters and run it on a toy problem, so that a parameter it does
-    not take, or a value it refuses, stops now with one line naming it."""
-    import warnings
+    def local_spec(self, dataset: str) -> dict | None:
+        """The files of a user's own dataset, None for the others."""
+        return self.datasets[dataset].get(LOCAL)
 
-    import numpy as np
+    def generated_spec(self, dataset: str) -> tuple[str, dict] | None:
+        """(kind, parameters) of a generated dataset, None for the others."""
+        spec = self.datasets[dataset]
+        return next(((kind, spec[kind]) for kind in GENERATED if kind in spec), None)
 
-    k = config["n_splits"]
-    Y = np.tile(np.eye(3, dtype=np.int8), (2 * k, 1))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if kind == "stratifier":
-                stratifiers.get(spec.get("class", name), **{**spec.get("params", {}), "n_splits": k,
-                                                              "random_state": 0}).fold_ids(Y)
-            else:
-                params = {**(config.get("forest") or {}), **spec.get("params", {}), "n_estimators": 2}
-                model = classifiers.get(spec.get("class", name), **params, random_state=0)
-                model.fit(np.arange(len(Y), dtype=float)[:, None], Y)
-    except Exception as exc:  # noqa: BLE001 - any refusal is a config error here
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise StratbenchError(f"config: {kind} {name!r} with params {spec.get('params', {})}: {message}") from None
+    def dataset_file(self, dataset: str) -> str:
+        """The workflow's cache of a dataset: shared by studies for a MULAN one, the study's own else."""
+        m = self.mulan_name(dataset)
+        return f"resources/mulan/{m}.npz" if m else f"{self.results}/datasets/{dataset}.npz"
 
+    def shape(self, dataset: str) -> tuple[int, int]:
+        """(examples, labels) of a dataset: from its definition, the registry, or its files."""
+        generated = self.generated_spec(dataset)
+        if generated:
+            return generated[1]["examples"], generated[1]["labels"]
+        if self.local_spec(dataset):
+            return local_shape(self.local_spec(dataset))
+        e = registry.entry(self.mulan_name(dataset))
+        return e.examples, e.labels
 
-def load_dataset(config: dict, dataset: str, workdir: str | Path = "."):
-    """The dataset ``dataset`` of the study: the pipeline's cache under ``workdir`` when it exists,
-    else generated (synthetic, random labels) or read through the MULAN cache and mirror."""
-    from stratbench.datasets import generate_synthetic, load_dataset as load_npz, load_mulan
-    from stratbench.datasets.random_labels import generate as generate_random_labels
+    def classifier_datasets(self, classifier: str) -> list[str]:
+        """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
+        limit = self.classifiers[classifier].get("max_labels")
+        return [d for d in self.datasets if limit is None or self.shape(d)[1] <= limit]
 
-    from stratbench.datasets.local import read_local
-
-    workdir = Path(workdir)
-    if local_spec(config, dataset):
-        return read_local(dataset, local_spec(config, dataset))
-    generated = generated_spec(config, dataset)
-    if generated:
-        cached = workdir / "results" / config["study"] / "datasets" / f"{dataset}.npz"
+    def load_dataset(self, dataset: str, workdir: str | Path = "."):
+        """The dataset from the workflow's cache under ``workdir`` when it exists, else generated,
+        read from its files, or read through the MULAN cache and mirror."""
+        if self.local_spec(dataset):
+            return read_local(dataset, self.local_spec(dataset))
+        cached = Path(workdir) / self.dataset_file(dataset)
         if cached.is_file():
             return load_npz(cached)
-        make = {"synthetic": generate_synthetic, "random_labels": generate_random_labels}[generated[0]]
-        return make(dataset, **generated[1])
-    name = mulan_name(config, dataset)
-    cached = workdir / "resources" / "mulan" / f"{name}.npz"
-    if cached.is_file():
-        return load_npz(cached)
-    return load_mulan(name, mirror=(config.get("data") or {}).get("mirror"))
+        generated = self.generated_spec(dataset)
+        if generated:
+            return GENERATED[generated[0]](dataset, **generated[1])
+        return load_mulan(self.mulan_name(dataset), mirror=self.data.get("mirror"))
+
+    # --- checks -------------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """What the schema cannot check, before any job runs: datasets in the registry (or files that
+        exist), n_splits no larger than any dataset, methods that resolve and take their parameters,
+        groups that name datasets of the study."""
+        k = self.n_splits
+        for d in self.datasets:
+            m = self.mulan_name(d)
+            if m is not None and m not in registry.names():
+                raise StratbenchError(
+                    f"config: dataset {d!r} is not a MULAN dataset of the registry "
+                    f"({', '.join(registry.names())}) and has no 'synthetic' or 'files' entry"
+                )
+            if m is None and d in registry.names():
+                raise StratbenchError(f"config: dataset {d!r} shadows the MULAN dataset of that name")
+            if self.local_spec(d):
+                missing = [f for f in file_list(self.local_spec(d)) if not Path(f).is_file()]
+                if missing:
+                    raise StratbenchError(f"config: dataset {d!r}: no such file {missing[0]}")
+            examples = self.shape(d)[0]
+            if k > examples:
+                raise StratbenchError(f"config: n_splits={k} is greater than the {examples} examples of dataset {d!r}")
+        for kind, methods in (("stratifier", self.stratifiers), ("classifier", self.classifiers)):
+            for name, spec in methods.items():
+                try:
+                    self.method_class(kind, name)
+                except StratbenchError as exc:
+                    raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
+                if spec.get("params") or (kind == "classifier" and self.forest):
+                    self._try_method(kind, name, spec)
+        for group, members in (self.config.get("dataset_groups") or {}).items():
+            unknown = sorted(set(members) - set(self.datasets))
+            if unknown:
+                raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+
+    def _try_method(self, kind: str, name: str, spec: dict) -> None:
+        """Build the method with its parameters and run it on a toy problem, so that a parameter it does
+        not take, or a value it refuses, stops now with one line naming it."""
+        k = self.n_splits
+        Y = np.tile(np.eye(3, dtype=np.int8), (2 * k, 1))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if kind == "stratifier":
+                    self.stratifier(name, n_splits=k, random_state=0).fold_ids(Y)
+                else:
+                    model = self.classifier(name, n_estimators=2, random_state=0)
+                    model.fit(np.arange(len(Y), dtype=float)[:, None], Y)
+        except Exception as exc:  # noqa: BLE001 - any refusal is a config error here
+            message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise StratbenchError(f"config: {kind} {name!r} with params {spec.get('params', {})}: {message}") from None

@@ -1,22 +1,18 @@
 rule fetch_mulan_file:
     output:
         "resources/mulan/raw/{mulan}/{filename}",
-    params:
-        mirror=DATA.get("mirror"),
-        timeout=DATA.get("timeout", 60),
-        retries=DATA.get("retries", 3),
-    benchmark:
-        "resources/benchmarks/fetch_mulan_file/{mulan}/{filename}.tsv"
-    group: "data"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("fetch_mulan_file", "mem_mb"),
-        runtime=asked("fetch_mulan_file", "runtime"),
-    conda:
-        ENV
     log:
         "logs/fetch_mulan_file/{mulan}/{filename}.log",
+    benchmark:
+        "resources/benchmarks/fetch_mulan_file/{mulan}/{filename}.tsv"
+    conda:
+        ENV
+    resources:
+        **asks("fetch_mulan_file"),
+    params:
+        mirror=study.data.get("mirror"),
+        timeout=study.data.get("timeout", 60),
+        retries=study.data.get("retries", 3),
     script:
         "../scripts/fetch_mulan_file.py"
 
@@ -27,94 +23,78 @@ rule parse_mulan:
         code=code("datasets/arff.py", "datasets/core.py", "datasets/mulan.py"),
     output:
         "resources/mulan/{mulan}.npz",
-    benchmark:
-        "resources/benchmarks/parse_mulan/{mulan}.tsv"
-    group: "data"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("parse_mulan", "mem_mb"),
-        runtime=asked("parse_mulan", "runtime"),
-    conda:
-        ENV
     log:
         "logs/parse_mulan/{mulan}.log",
+    benchmark:
+        "resources/benchmarks/parse_mulan/{mulan}.tsv"
+    conda:
+        ENV
+    resources:
+        **asks("parse_mulan"),
     script:
         "../scripts/parse_mulan.py"
 
 
 rule generate_dataset:
-    wildcard_constraints:
-        dataset=_alternatives(GENERATED_USED),
     input:
         code=code("datasets/synthetic.py", "datasets/random_labels.py", "datasets/core.py"),
     output:
-        f"{RESULTS}/datasets/{{dataset}}.npz",
-    params:
-        kind=lambda w: next(k for k in GENERATED if k in DATASETS[w.dataset]),
-        spec=lambda w: next(DATASETS[w.dataset][k] for k in GENERATED if k in DATASETS[w.dataset]),
+        f"{study.results}/datasets/{{dataset}}.npz",
+    log:
+        f"logs/{study.name}/generate_dataset/{{dataset}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/generate_dataset/{{dataset}}.tsv"
-    group: "data"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("generate_dataset", "mem_mb"),
-        runtime=asked("generate_dataset", "runtime"),
+        f"{study.results}/benchmarks/generate_dataset/{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset=_alternatives(GENERATED_USED),
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/generate_dataset/{{dataset}}.log",
+    resources:
+        **asks("generate_dataset"),
+    params:
+        kind=lambda w: study.generated_spec(w.dataset)[0],
+        spec=lambda w: study.generated_spec(w.dataset)[1],
     script:
         "../scripts/generate_dataset.py"
 
 
 rule import_dataset:
     input:
-        files=lambda w: local_files(study.local_spec(config, w.dataset)),
+        files=lambda w: local_files(study.local_spec(w.dataset)),
         code=code("datasets/local.py", "datasets/arff.py", "datasets/core.py"),
     output:
-        f"{RESULTS}/datasets/{{dataset}}.npz",
+        f"{study.results}/datasets/{{dataset}}.npz",
+    log:
+        f"logs/{study.name}/import_dataset/{{dataset}}.log",
+    benchmark:
+        f"{study.results}/benchmarks/import_dataset/{{dataset}}.tsv"
     wildcard_constraints:
         dataset=_alternatives(LOCAL_USED),
-    params:
-        spec=lambda w: study.local_spec(config, w.dataset),
-    benchmark:
-        f"{RESULTS}/benchmarks/import_dataset/{{dataset}}.tsv"
-    group: "data"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("import_dataset", "mem_mb"),
-        runtime=asked("import_dataset", "runtime"),
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/import_dataset/{{dataset}}.log",
+    resources:
+        **asks("import_dataset"),
+    params:
+        spec=lambda w: study.local_spec(w.dataset),
     script:
         "../scripts/import_dataset.py"
 
 
 rule dataset_statistics:
     input:
-        data=[dataset_file(d) for d in DATASETS],
+        data=[study.dataset_file(d) for d in study.datasets],
         code=code("datasets/statistics.py"),
     output:
-        csv=f"{RESULTS}/tables/dataset_statistics.csv",
-        md=f"{RESULTS}/tables/dataset_statistics.md",
-    params:
-        names=list(DATASETS),
+        csv=f"{study.results}/tables/dataset_statistics.csv",
+        md=f"{study.results}/tables/dataset_statistics.md",
+    log:
+        f"logs/{study.name}/dataset_statistics.log",
     benchmark:
-        f"{RESULTS}/benchmarks/dataset_statistics.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("dataset_statistics", "mem_mb"),
-        runtime=asked("dataset_statistics", "runtime"),
+        f"{study.results}/benchmarks/dataset_statistics.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/dataset_statistics.log",
+    resources:
+        **asks("dataset_statistics"),
+    params:
+        names=list(study.datasets),
     script:
         "../scripts/dataset_statistics.py"

@@ -1,24 +1,22 @@
 rule evaluate:
     input:
-        data=lambda w: dataset_file(w.dataset),
-        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=lambda w: method_sources(classifiers, w.classifier, CLASSIFIERS[w.classifier])
-        + code("measures.py", "evaluation.py"),
+        data=lambda w: study.dataset_file(w.dataset),
+        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        code=lambda w: method_sources("classifier", w.classifier) + code("measures.py", "evaluation.py"),
     output:
-        f"{RESULTS}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
-    params:
-        spec=lambda w: CLASSIFIERS[w.classifier],
-        forest=FOREST,
-        base_seed=SEED,
+        f"{study.results}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
+    log:
+        f"logs/{study.name}/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.tsv"
-    threads: THREADS
-    resources:
-        mem_mb=asked("evaluate", "mem_mb"),
-        runtime=asked("evaluate", "runtime"),
+        f"{study.results}/benchmarks/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/evaluate/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.log",
+    threads: study.threads
+    resources:
+        **asks("evaluate"),
+    params:
+        spec=lambda w: study.classifiers[w.classifier],
+        forest=study.forest,
+        base_seed=study.seed,
     script:
         "../scripts/evaluate.py"

@@ -1,47 +1,49 @@
 rule plot_std_by_stratifier:
     input:
-        summary=f"{RESULTS}/tables/summary.csv",
+        summary=f"{study.results}/tables/summary.csv",
         code=code("figures.py"),
     output:
-        png=report(f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.png", caption="../report/std_by_stratifier.rst",
-                   category="Evaluation", subcategory="{classifier}", labels={"figure": "std over folds", "classifier": "{classifier}"}),
-        pdf=f"{RESULTS}/figures/std_by_stratifier_{{classifier}}.pdf",
+        png=report(
+            f"{study.results}/figures/std_by_stratifier_{{classifier}}.png",
+            caption="../report/std_by_stratifier.rst",
+            category="Evaluation",
+            subcategory="{classifier}",
+            labels={"figure": "std over folds", "classifier": "{classifier}"},
+        ),
+        pdf=f"{study.results}/figures/std_by_stratifier_{{classifier}}.pdf",
+    log:
+        f"logs/{study.name}/plot_std_by_stratifier/{{classifier}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/plot_std_by_stratifier/{{classifier}}.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("plot_std_by_stratifier", "mem_mb"),
-        runtime=asked("plot_std_by_stratifier", "runtime"),
+        f"{study.results}/benchmarks/plot_std_by_stratifier/{{classifier}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/plot_std_by_stratifier/{{classifier}}.log",
+    resources:
+        **asks("plot_std_by_stratifier"),
     script:
         "../scripts/plot_std_by_stratifier.py"
 
 
 rule plot_fold_distribution:
     input:
-        scores=f"{RESULTS}/tables/scores.csv",
+        scores=f"{study.results}/tables/scores.csv",
         code=code("figures.py"),
     output:
-        png=report(f"{RESULTS}/figures/fold_distribution_{{classifier}}.png", caption="../report/fold_distribution.rst",
-                   category="Evaluation", subcategory="{classifier}", labels={"figure": "values over folds", "classifier": "{classifier}"}),
-        pdf=f"{RESULTS}/figures/fold_distribution_{{classifier}}.pdf",
+        png=report(
+            f"{study.results}/figures/fold_distribution_{{classifier}}.png",
+            caption="../report/fold_distribution.rst",
+            category="Evaluation",
+            subcategory="{classifier}",
+            labels={"figure": "values over folds", "classifier": "{classifier}"},
+        ),
+        pdf=f"{study.results}/figures/fold_distribution_{{classifier}}.pdf",
+    log:
+        f"logs/{study.name}/plot_fold_distribution/{{classifier}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/plot_fold_distribution/{{classifier}}.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("plot_fold_distribution", "mem_mb"),
-        runtime=asked("plot_fold_distribution", "runtime"),
+        f"{study.results}/benchmarks/plot_fold_distribution/{{classifier}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/plot_fold_distribution/{{classifier}}.log",
+    resources:
+        **asks("plot_fold_distribution"),
     script:
         "../scripts/plot_fold_distribution.py"
 
@@ -51,21 +53,21 @@ rule plot_rank_bars:
         ranks=lambda w: rank_inputs(w)["ranks"],
         code=code("figures.py"),
     output:
-        png=report(f"{RESULTS}/figures/rank_bars_{{subject}}.png", caption="../report/rank_bars.rst",
-                   category="Ranks and tests", labels={"figure": "average ranks", "of": "{subject}"}),
-        pdf=f"{RESULTS}/figures/rank_bars_{{subject}}.pdf",
+        png=report(
+            f"{study.results}/figures/rank_bars_{{subject}}.png",
+            caption="../report/rank_bars.rst",
+            category="Ranks and tests",
+            labels={"figure": "average ranks", "of": "{subject}"},
+        ),
+        pdf=f"{study.results}/figures/rank_bars_{{subject}}.pdf",
+    log:
+        f"logs/{study.name}/plot_rank_bars/{{subject}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/plot_rank_bars/{{subject}}.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("plot_rank_bars", "mem_mb"),
-        runtime=asked("plot_rank_bars", "runtime"),
+        f"{study.results}/benchmarks/plot_rank_bars/{{subject}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/plot_rank_bars/{{subject}}.log",
+    resources:
+        **asks("plot_rank_bars"),
     script:
         "../scripts/plot_rank_bars.py"
 
@@ -75,71 +77,71 @@ rule plot_cd_diagrams:
         unpack(rank_inputs),
         code=code("figures.py"),
     output:
-        png=report(f"{RESULTS}/figures/critical_difference_{{subject}}.png", caption="../report/critical_difference.rst",
-                   category="Ranks and tests", labels={"figure": "critical differences", "of": "{subject}"}),
-        pdf=f"{RESULTS}/figures/critical_difference_{{subject}}.pdf",
+        png=report(
+            f"{study.results}/figures/critical_difference_{{subject}}.png",
+            caption="../report/critical_difference.rst",
+            category="Ranks and tests",
+            labels={"figure": "critical differences", "of": "{subject}"},
+        ),
+        pdf=f"{study.results}/figures/critical_difference_{{subject}}.pdf",
+    log:
+        f"logs/{study.name}/plot_cd_diagrams/{{subject}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/plot_cd_diagrams/{{subject}}.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("plot_cd_diagrams", "mem_mb"),
-        runtime=asked("plot_cd_diagrams", "runtime"),
+        f"{study.results}/benchmarks/plot_cd_diagrams/{{subject}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/plot_cd_diagrams/{{subject}}.log",
+    resources:
+        **asks("plot_cd_diagrams"),
     script:
         "../scripts/plot_cd_diagrams.py"
 
 
 rule plot_label_shares:
     input:
-        data=lambda w: dataset_file(w.dataset),
-        folds=lambda w: [f"{RESULTS}/folds/{w.dataset}/{s}/rep0.npz" for s in STRATIFIERS],
+        data=lambda w: study.dataset_file(w.dataset),
+        folds=lambda w: [f"{study.results}/folds/{w.dataset}/{s}/rep0.npz" for s in study.stratifiers],
         code=code("figures.py"),
     output:
-        png=report(f"{RESULTS}/figures/label_shares_{{dataset}}.png", caption="../report/label_shares.rst",
-                   category="Fold quality", labels={"figure": "label shares per fold", "dataset": "{dataset}"}),
-        pdf=f"{RESULTS}/figures/label_shares_{{dataset}}.pdf",
-    params:
-        stratifiers=list(STRATIFIERS),
+        png=report(
+            f"{study.results}/figures/label_shares_{{dataset}}.png",
+            caption="../report/label_shares.rst",
+            category="Fold quality",
+            labels={"figure": "label shares per fold", "dataset": "{dataset}"},
+        ),
+        pdf=f"{study.results}/figures/label_shares_{{dataset}}.pdf",
+    log:
+        f"logs/{study.name}/plot_label_shares/{{dataset}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/plot_label_shares/{{dataset}}.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("plot_label_shares", "mem_mb"),
-        runtime=asked("plot_label_shares", "runtime"),
+        f"{study.results}/benchmarks/plot_label_shares/{{dataset}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/plot_label_shares/{{dataset}}.log",
+    resources:
+        **asks("plot_label_shares"),
+    params:
+        stratifiers=list(study.stratifiers),
     script:
         "../scripts/plot_label_shares.py"
 
 
 rule plot_runtime:
     input:
-        runtime=f"{RESULTS}/tables/stratifier_runtime.csv",
+        runtime=f"{study.results}/tables/stratifier_runtime.csv",
         code=code("figures.py"),
     output:
-        png=report(f"{RESULTS}/figures/stratifier_runtime.png", caption="../report/stratifier_runtime.rst",
-                   category="Fold quality", labels={"figure": "stratifier runtime"}),
-        pdf=f"{RESULTS}/figures/stratifier_runtime.pdf",
+        png=report(
+            f"{study.results}/figures/stratifier_runtime.png",
+            caption="../report/stratifier_runtime.rst",
+            category="Fold quality",
+            labels={"figure": "stratifier runtime"},
+        ),
+        pdf=f"{study.results}/figures/stratifier_runtime.pdf",
+    log:
+        f"logs/{study.name}/plot_runtime.log",
     benchmark:
-        f"{RESULTS}/benchmarks/plot_runtime.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("plot_runtime", "mem_mb"),
-        runtime=asked("plot_runtime", "runtime"),
+        f"{study.results}/benchmarks/plot_runtime.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/plot_runtime.log",
+    resources:
+        **asks("plot_runtime"),
     script:
         "../scripts/plot_runtime.py"

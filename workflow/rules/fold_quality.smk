@@ -1,72 +1,64 @@
 rule fold_quality:
     input:
-        data=lambda w: dataset_file(w.dataset),
-        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=code("fold_quality.py", "stratifiers/_combinations.py"),
+        data=lambda w: study.dataset_file(w.dataset),
+        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        code=code("fold_quality.py", "labels"),
     output:
-        f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+        f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    log:
+        f"logs/{study.name}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
-    group: "folds"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("fold_quality", "mem_mb"),
-        runtime=asked("fold_quality", "runtime"),
+        f"{study.results}/benchmarks/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+    resources:
+        **asks("fold_quality"),
     script:
         "../scripts/fold_quality.py"
 
 
 rule gather_fold_quality:
     input:
-        expand(f"{RESULTS}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-               dataset=DATASETS, stratifier=STRATIFIERS, repeat=REPEATS),
+        expand(
+            f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+            dataset=study.datasets,
+            stratifier=study.stratifiers,
+            repeat=study.repeats,
+        ),
     output:
-        csv=f"{RESULTS}/tables/fold_quality.csv",
-        summary=f"{RESULTS}/tables/fold_quality_summary.csv",
-        md=f"{RESULTS}/tables/fold_quality_summary.md",
+        csv=f"{study.results}/tables/fold_quality.csv",
+        summary=f"{study.results}/tables/fold_quality_summary.csv",
+        md=f"{study.results}/tables/fold_quality_summary.md",
+    log:
+        f"logs/{study.name}/gather_fold_quality.log",
     benchmark:
-        f"{RESULTS}/benchmarks/gather_fold_quality.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("gather_fold_quality", "mem_mb"),
-        runtime=asked("gather_fold_quality", "runtime"),
+        f"{study.results}/benchmarks/gather_fold_quality.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/gather_fold_quality.log",
+    resources:
+        **asks("gather_fold_quality"),
     script:
         "../scripts/gather_fold_quality.py"
 
 
 rule compare_fold_quality:
     input:
-        summary=f"{RESULTS}/tables/fold_quality_summary.csv",
+        summary=f"{study.results}/tables/fold_quality_summary.csv",
         code=code("stats.py", "fold_quality.py"),
     output:
-        ranks=f"{RESULTS}/tables/fold_quality_ranks.csv",
-        tests=f"{RESULTS}/tables/fold_quality_friedman_nemenyi.csv",
-        pairs=f"{RESULTS}/tables/fold_quality_nemenyi_pairwise.csv",
-    params:
-        groups=GROUPS,
-        alpha=ALPHA,
+        ranks=f"{study.results}/tables/fold_quality_ranks.csv",
+        tests=f"{study.results}/tables/fold_quality_friedman_nemenyi.csv",
+        pairs=f"{study.results}/tables/fold_quality_nemenyi_pairwise.csv",
+    log:
+        f"logs/{study.name}/compare_fold_quality.log",
     benchmark:
-        f"{RESULTS}/benchmarks/compare_fold_quality.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("compare_fold_quality", "mem_mb"),
-        runtime=asked("compare_fold_quality", "runtime"),
+        f"{study.results}/benchmarks/compare_fold_quality.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/compare_fold_quality.log",
+    resources:
+        **asks("compare_fold_quality"),
+    params:
+        groups=study.groups,
+        alpha=study.alpha,
     script:
         "../scripts/compare_fold_quality.py"

@@ -1,48 +1,44 @@
 rule make_folds:
     input:
-        data=lambda w: dataset_file(w.dataset),
-        code=lambda w: method_sources(stratifiers, w.stratifier, STRATIFIERS[w.stratifier]),
+        data=lambda w: study.dataset_file(w.dataset),
+        code=lambda w: method_sources("stratifier", w.stratifier),
     output:
-        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        runtime=f"{RESULTS}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-    params:
-        spec=lambda w: STRATIFIERS[w.stratifier],
-        n_splits=N_SPLITS,
-        seed=lambda w: split_seed(SEED, w.dataset, int(w.repeat)),
+        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        runtime=f"{study.results}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    log:
+        f"logs/{study.name}/make_folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
-    group: "folds"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("make_folds", "mem_mb"),
-        runtime=asked("make_folds", "runtime"),
+        f"{study.results}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/make_folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+    resources:
+        **asks("make_folds"),
+    params:
+        spec=lambda w: study.stratifiers[w.stratifier],
+        n_splits=study.n_splits,
+        seed=lambda w: study.split_seed(w.dataset, int(w.repeat)),
     script:
         "../scripts/make_folds.py"
 
 
 rule gather_runtime:
     input:
-        expand(f"{RESULTS}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-               dataset=DATASETS, stratifier=STRATIFIERS, repeat=REPEATS),
+        expand(
+            f"{study.results}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+            dataset=study.datasets,
+            stratifier=study.stratifiers,
+            repeat=study.repeats,
+        ),
     output:
-        csv=f"{RESULTS}/tables/stratifier_runtime.csv",
-        md=f"{RESULTS}/tables/stratifier_runtime.md",
+        csv=f"{study.results}/tables/stratifier_runtime.csv",
+        md=f"{study.results}/tables/stratifier_runtime.md",
+    log:
+        f"logs/{study.name}/gather_runtime.log",
     benchmark:
-        f"{RESULTS}/benchmarks/gather_runtime.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("gather_runtime", "mem_mb"),
-        runtime=asked("gather_runtime", "runtime"),
+        f"{study.results}/benchmarks/gather_runtime.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/gather_runtime.log",
+    resources:
+        **asks("gather_runtime"),
     script:
         "../scripts/gather_runtime.py"

@@ -1,45 +1,41 @@
 rule network_stability:
     input:
-        data=lambda w: dataset_file(w.dataset),
-        folds=f"{RESULTS}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        data=lambda w: study.dataset_file(w.dataset),
+        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
         code=code("network.py"),
     output:
-        f"{RESULTS}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+        f"{study.results}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    log:
+        f"logs/{study.name}/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
-    group: "folds"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("network_stability", "mem_mb"),
-        runtime=asked("network_stability", "runtime"),
+        f"{study.results}/benchmarks/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+    resources:
+        **asks("network_stability"),
     script:
         "../scripts/network_stability.py"
 
 
 rule gather_network_stability:
     input:
-        expand(f"{RESULTS}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-               dataset=DATASETS, stratifier=STRATIFIERS, repeat=REPEATS),
+        expand(
+            f"{study.results}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+            dataset=study.datasets,
+            stratifier=study.stratifiers,
+            repeat=study.repeats,
+        ),
     output:
-        csv=f"{RESULTS}/tables/network_stability.csv",
-        summary=f"{RESULTS}/tables/network_stability_summary.csv",
-        md=f"{RESULTS}/tables/network_stability_summary.md",
+        csv=f"{study.results}/tables/network_stability.csv",
+        summary=f"{study.results}/tables/network_stability_summary.csv",
+        md=f"{study.results}/tables/network_stability_summary.md",
+    log:
+        f"logs/{study.name}/gather_network_stability.log",
     benchmark:
-        f"{RESULTS}/benchmarks/gather_network_stability.tsv"
-    group: "aggregate"
-    threads: 1
-    resources:
-        grouped=1,  # one at a time within a cluster submission (profiles/slurm)
-        mem_mb=asked("gather_network_stability", "mem_mb"),
-        runtime=asked("gather_network_stability", "runtime"),
+        f"{study.results}/benchmarks/gather_network_stability.tsv"
     conda:
         ENV
-    log:
-        f"logs/{STUDY}/gather_network_stability.log",
+    resources:
+        **asks("gather_network_stability"),
     script:
         "../scripts/gather_network_stability.py"

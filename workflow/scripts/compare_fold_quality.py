@@ -4,11 +4,11 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.fold_quality import RANKED_MEASURES  # noqa: E402
-from stratbench.io import write_csv  # noqa: E402
-from stratbench.stats import compare  # noqa: E402
+from stratbench.io import write_csv
+from stratbench.measure_table import RANKED_MEASURES
+from stratbench.stats import compare
 
 summary = pd.read_csv(snakemake.input.summary)
 summary = summary[summary["measure"].isin(RANKED_MEASURES)]

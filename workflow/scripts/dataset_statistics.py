@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-from stratbench.datasets import dataset_statistics, load_dataset  # noqa: E402
-from stratbench.datasets.statistics import statistics_table  # noqa: E402
-from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.tables import statistics_markdown  # noqa: E402
+from stratbench.datasets import dataset_statistics, load_dataset
+from stratbench.datasets.statistics import statistics_table
+from stratbench.io import write_csv, write_text
+from stratbench.tables import statistics_markdown
 
 rows = [dataset_statistics(name, load_dataset(path).Y) for name, path in zip(snakemake.params.names, snakemake.input.data)]
 table = statistics_table(rows)

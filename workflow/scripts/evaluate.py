@@ -1,24 +1,22 @@
 """Train and test one classifier on the k folds of one (dataset, stratifier, repeat)."""
-from stratbench._snakemake import build, setup
+from stratbench._snakemake import setup
 
 setup(snakemake)
 
+from stratbench.datasets import load_dataset
+from stratbench.evaluation import evaluate_folds, read_folds
+from stratbench.io import write_csv
+from stratbench.seeds import model_seed
+from stratbench.study import make_method
 
-from stratbench import classifiers  # noqa: E402
-from stratbench.datasets import load_dataset  # noqa: E402
-from stratbench.evaluation import evaluate_folds, read_folds  # noqa: E402
-from stratbench.io import write_csv  # noqa: E402
-from stratbench.seeds import model_seed  # noqa: E402
-
-w = snakemake.wildcards
+w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
 folds, n_splits = read_folds(snakemake.input.folds, ds.Y.shape[0])
-spec = {**snakemake.params.spec, "params": {**snakemake.params.forest, **snakemake.params.spec.get("params", {})}}
 
 
 def make_classifier(fold):
-    seed = model_seed(snakemake.params.base_seed, w.dataset, int(w.repeat), fold)
-    return build(classifiers, w.classifier, spec, n_jobs=snakemake.threads, random_state=seed)
+    seed = model_seed(p.base_seed, w.dataset, int(w.repeat), fold)
+    return make_method("classifier", w.classifier, p.spec, p.forest, n_jobs=snakemake.threads, random_state=seed)
 
 
 rows = evaluate_folds(ds.X, ds.Y, folds, n_splits, make_classifier, n_jobs=snakemake.threads)

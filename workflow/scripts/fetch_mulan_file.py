@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-from stratbench.datasets import registry  # noqa: E402
-from stratbench.datasets.fetch import fetch, resolve_mirror  # noqa: E402
+from stratbench.datasets import registry
+from stratbench.datasets.fetch import fetch, resolve_mirror
 
 remote = {f.name: f for f in registry.entry(snakemake.wildcards.mulan).files}.get(snakemake.wildcards.filename)
 if remote is None:

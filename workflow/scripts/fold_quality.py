@@ -3,12 +3,12 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.datasets import load_dataset  # noqa: E402
-from stratbench.fold_quality import fold_quality  # noqa: E402
-from stratbench.evaluation import read_folds  # noqa: E402
-from stratbench.io import write_csv  # noqa: E402
+from stratbench.datasets import load_dataset
+from stratbench.evaluation import read_folds
+from stratbench.fold_quality import fold_quality
+from stratbench.io import write_csv
 
 w = snakemake.wildcards
 Y = load_dataset(snakemake.input.data).Y

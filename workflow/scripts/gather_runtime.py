@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.tables import runtime_markdown  # noqa: E402
+from stratbench.io import write_csv, write_text
+from stratbench.tables import runtime_markdown
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
 rows = rows.sort_values(["dataset", "stratifier", "repeat"], kind="stable")

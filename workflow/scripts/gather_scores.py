@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.io import write_csv  # noqa: E402
-from stratbench.tables import SCORE_COLUMNS  # noqa: E402
+from stratbench.io import write_csv
+from stratbench.tables import SCORE_COLUMNS
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)[SCORE_COLUMNS]
 rows = rows.sort_values(["dataset", "stratifier", "classifier", "repeat", "fold", "measure"], kind="stable")

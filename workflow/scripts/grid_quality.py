@@ -3,9 +3,9 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-from stratbench.datasets import load_dataset  # noqa: E402
-from stratbench.grid import GRID_COLUMNS, quality_grid  # noqa: E402
-from stratbench.io import write_csv  # noqa: E402
+from stratbench.datasets import load_dataset
+from stratbench.grid import GRID_COLUMNS, quality_grid
+from stratbench.io import write_csv
 
 w, p = snakemake.wildcards, snakemake.params
 rows = quality_grid(load_dataset(snakemake.input.data).Y, w.stratifier, p.spec, p.ks, p.seeds)

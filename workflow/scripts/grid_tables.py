@@ -3,11 +3,12 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.grid import RANKED, rank_markdown, summarise  # noqa: E402
-from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.stats import compare  # noqa: E402
+from stratbench.grid import rank_markdown, summarise
+from stratbench.io import write_csv, write_text
+from stratbench.measure_table import GRID_MEASURES
+from stratbench.stats import compare
 
 out = snakemake.output
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input.grid], ignore_index=True)
@@ -15,7 +16,7 @@ rows = rows.sort_values(["dataset", "stratifier", "k", "repeat", "measure"], kin
 write_csv(out.rows, rows)
 summary = summarise(rows)
 write_csv(out.summary, summary)
-ranked = summary[summary["measure"].isin(RANKED)]
+ranked = summary[summary["measure"].isin(GRID_MEASURES)]
 ranks, tests, pairs = compare(ranked, "mean", ["k", "measure"], snakemake.params.groups, ascending=True,
                               alpha=snakemake.params.alpha)
 write_csv(out.ranks, ranks)

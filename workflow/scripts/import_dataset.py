@@ -3,7 +3,7 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-from stratbench.datasets import save_dataset  # noqa: E402
-from stratbench.datasets.local import read_local  # noqa: E402
+from stratbench.datasets import save_dataset
+from stratbench.datasets.local import read_local
 
 save_dataset(read_local(snakemake.wildcards.dataset, snakemake.params.spec), snakemake.output[0])

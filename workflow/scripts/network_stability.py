@@ -4,10 +4,10 @@ from stratbench._snakemake import setup
 setup(snakemake)
 
 
-from stratbench.datasets import load_dataset  # noqa: E402
-from stratbench.evaluation import read_folds  # noqa: E402
-from stratbench.io import write_csv  # noqa: E402
-from stratbench.network import network_stability  # noqa: E402
+from stratbench.datasets import load_dataset
+from stratbench.evaluation import read_folds
+from stratbench.io import write_csv
+from stratbench.network import network_stability
 
 w = snakemake.wildcards
 Y = load_dataset(snakemake.input.data).Y

@@ -4,12 +4,12 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.paper_tables import html_page, latex_document, study_tables  # noqa: E402
+from stratbench.io import write_csv, write_text
+from stratbench.paper_tables import html_page, latex_document, study_tables
 
 inp, out = snakemake.input, snakemake.output
 optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "score_tests") if k in inp.keys()}

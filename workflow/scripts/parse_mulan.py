@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-from stratbench.datasets.core import save_dataset  # noqa: E402
-from stratbench.datasets.mulan import parse_mulan  # noqa: E402
+from stratbench.datasets.core import save_dataset
+from stratbench.datasets.mulan import parse_mulan
 
 ds = parse_mulan(snakemake.wildcards.mulan, [Path(p) for p in snakemake.input.files])
 save_dataset(ds, snakemake.output[0])

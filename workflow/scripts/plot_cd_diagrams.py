@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.figures import cd_diagrams, save_figure  # noqa: E402
-from stratbench.paper_tables import FOLD_QUALITY_LABELS, MEASURE_LABELS  # noqa: E402
+from stratbench.figures import cd_diagrams, save_figure
+from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS
 
 subject = snakemake.wildcards.subject
 tables = [pd.read_csv(p) for p in (snakemake.input.ranks, snakemake.input.tests)]
@@ -14,4 +14,5 @@ if subject != "fold_quality":
     tables = [t[t["classifier"] == subject] for t in tables]
 title = ("Fold quality: Nemenyi critical differences of the average ranks" if subject == "fold_quality"
          else f"{subject}: Nemenyi critical differences of the average ranks of the std")
-save_figure(cd_diagrams(*tables, title, labels=FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS), snakemake.output.png, snakemake.output.pdf)
+labels = FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS
+save_figure(cd_diagrams(*tables, title, labels=labels), snakemake.output.png, snakemake.output.pdf)

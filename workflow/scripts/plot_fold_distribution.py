@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.figures import fold_distribution, save_figure  # noqa: E402
-from stratbench.paper_tables import MEASURE_LABELS  # noqa: E402
+from stratbench.figures import fold_distribution, save_figure
+from stratbench.measure_table import MEASURE_LABELS
 
 fig = fold_distribution(pd.read_csv(snakemake.input.scores), snakemake.wildcards.classifier, MEASURE_LABELS)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -3,14 +3,14 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.figures import cd_diagrams, save_figure  # noqa: E402
-from stratbench.grid import RANKED  # noqa: E402
+from stratbench.figures import cd_diagrams, save_figure
+from stratbench.measure_table import GRID_MEASURES
 
 k = int(snakemake.wildcards.k)
 ranks, tests = (pd.read_csv(p) for p in (snakemake.input.ranks, snakemake.input.tests))
-ranks = ranks[(ranks["k"] == k) & ranks["measure"].isin(RANKED)]
-tests = tests[(tests["k"] == k) & tests["measure"].isin(RANKED)]
+ranks = ranks[(ranks["k"] == k) & ranks["measure"].isin(GRID_MEASURES)]
+tests = tests[(tests["k"] == k) & tests["measure"].isin(GRID_MEASURES)]
 save_figure(cd_diagrams(ranks, tests, f"Fold quality across datasets, k = {k}"), snakemake.output.png,
             snakemake.output.pdf)

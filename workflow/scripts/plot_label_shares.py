@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from stratbench.datasets import load_dataset  # noqa: E402
-from stratbench.figures import label_shares, save_figure  # noqa: E402
+from stratbench.datasets import load_dataset
+from stratbench.figures import label_shares, save_figure
 
 folds = {}
 for stratifier, path in zip(snakemake.params.stratifiers, snakemake.input.folds):

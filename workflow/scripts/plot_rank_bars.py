@@ -4,10 +4,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.figures import rank_bars, save_figure  # noqa: E402
-from stratbench.paper_tables import FOLD_QUALITY_LABELS, MEASURE_LABELS  # noqa: E402
+from stratbench.figures import rank_bars, save_figure
+from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS
 
 subject = snakemake.wildcards.subject
 ranks = pd.read_csv(snakemake.input.ranks)
@@ -15,4 +15,5 @@ if "classifier" in ranks:
     ranks = ranks[ranks["classifier"] == subject]
 title = ("Fold quality: average rank of each measure (lower is better)" if subject == "fold_quality"
          else f"{subject}: average rank of the std over folds (1 = lowest variance)")
-save_figure(rank_bars(ranks, title, FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS), snakemake.output.png, snakemake.output.pdf)
+labels = FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS
+save_figure(rank_bars(ranks, title, labels), snakemake.output.png, snakemake.output.pdf)

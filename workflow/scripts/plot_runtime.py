@@ -3,8 +3,8 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.figures import runtime_vs_size, save_figure  # noqa: E402
+from stratbench.figures import runtime_vs_size, save_figure
 
 save_figure(runtime_vs_size(pd.read_csv(snakemake.input.runtime)), snakemake.output.png, snakemake.output.pdf)

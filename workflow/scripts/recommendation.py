@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.grid import recommendation  # noqa: E402
-from stratbench.io import write_text  # noqa: E402
+from stratbench.grid import recommendation
+from stratbench.io import write_text
 
 inp = snakemake.input
 tables = {name: pd.read_csv(inp[name]) for name in ("summary", "ranks", "tests", "pairs", "statistics")}

@@ -3,10 +3,10 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.reproduction import reproduction, reproduction_html, reproduction_markdown  # noqa: E402
+from stratbench.io import write_csv, write_text
+from stratbench.reproduction import reproduction, reproduction_html, reproduction_markdown
 
 inp, p = snakemake.input, snakemake.params
 optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "runtime") if k in inp.keys()}

@@ -4,11 +4,11 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from stratbench.io import write_csv, write_text  # noqa: E402
-from stratbench.stats import compare  # noqa: E402
-from stratbench.tables import summarise_scores, summary_markdown  # noqa: E402
+from stratbench.io import write_csv, write_text
+from stratbench.stats import compare
+from stratbench.tables import summarise_scores, summary_markdown
 
 summary = summarise_scores(pd.read_csv(snakemake.input.scores))
 ranks, tests, pairs = compare(summary, "std", ["classifier", "measure"], snakemake.params.groups,

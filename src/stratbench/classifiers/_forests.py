@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
-import warnings
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np

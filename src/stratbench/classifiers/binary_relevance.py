@@ -13,7 +13,17 @@ from stratbench.classifiers._forests import ForestTask
 class BinaryRelevance(ForestClassifier):
     """One ``RandomForestClassifier`` per label; its P(label) is the label's score and the label is
     predicted when P > 0.5. A label with a single class in the training fold predicts that class
-    with score 0 or 1."""
+    with score 0 or 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import classifiers
+    >>> X = np.arange(16.0).reshape(8, 2)
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> classifiers.get("br", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
+    [[1, 0, 0], [1, 0, 0], [1, 1, 0]]
+    """
 
     def forest_tasks(self, Y):
         self.n_labels_ = Y.shape[1]

@@ -6,7 +6,7 @@ standard (hard) voting: v_i = #{j : M_ij prefers λi} + [BR_i predicts λi], v_0
 not λi}; λi is relevant iff v_i ≥ v_0; the score of λi is v_i / L. A pairwise vote goes to λi when
 P(λi ≻ λj) ≥ 1/2. A pair without training examples casts no vote; a pair or label whose training
 target has one class votes for that class. ``soft=True`` adds the calibration probabilities instead
-of hard calibration votes (MULAN's ``setSoft``). ALGORITHMS.md §6.
+of hard calibration votes (MULAN's ``setSoft``). docs/ALGORITHMS.md §6.
 """
 
 from __future__ import annotations
@@ -21,6 +21,19 @@ from stratbench.classifiers._forests import ForestTask, positive_proba
 
 @register("clr")
 class CalibratedLabelRanking(ForestClassifier):
+    """Calibrated label ranking over random forests: one forest per label pair and one per label against
+    the virtual label (docs/ALGORITHMS.md §6); ``soft`` sums probabilities instead of hard votes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import classifiers
+    >>> X = np.arange(16.0).reshape(8, 2)
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> classifiers.get("clr", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
+    [[1, 0, 0], [1, 0, 0], [1, 1, 0]]
+    """
+
     def __init__(self, n_estimators=100, max_features="sqrt", n_jobs=1, random_state=None, soft=False,
                  **forest_params):
         super().__init__(n_estimators, max_features, n_jobs, random_state, **forest_params)

@@ -23,7 +23,17 @@ def labelset_task(Y: sp.csr_matrix, forest) -> ForestTask:
 class LabelPowerset(ForestClassifier):
     """Each distinct training labelset (the empty one included) is a class of one forest. It predicts
     the labelset of the most probable class; a label's score is the summed probability of the
-    classes whose labelset contains it (scikit-multilearn ``LabelPowerset.predict_proba``)."""
+    classes whose labelset contains it (scikit-multilearn ``LabelPowerset.predict_proba``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import classifiers
+    >>> X = np.arange(16.0).reshape(8, 2)
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> classifiers.get("lp", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
+    [[1, 0, 0], [1, 0, 0], [1, 0, 0]]
+    """
 
     def forest_tasks(self, Y):
         task = labelset_task(Y, self.make_forest(self._seeds(1)[0]))

@@ -40,13 +40,33 @@ class _Partitioned(ForestClassifier):
 
 @register("fg")
 class FastGreedyPartitioning(_Partitioned):
-    """LP per fast-greedy community of the unweighted label co-occurrence graph (FG)."""
+    """LP per fast-greedy community of the unweighted label co-occurrence graph (FG).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import classifiers
+    >>> X = np.arange(16.0).reshape(8, 2)
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> classifiers.get("fg", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
+    [[1, 0, 0], [1, 0, 0], [1, 0, 0]]
+    """
 
     weighted = False
 
 
 @register("fgw")
 class WeightedFastGreedyPartitioning(_Partitioned):
-    """LP per fast-greedy community of the weighted label co-occurrence graph (FGW)."""
+    """LP per fast-greedy community of the weighted label co-occurrence graph (FGW).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import classifiers
+    >>> X = np.arange(16.0).reshape(8, 2)
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> classifiers.get("fgw", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
+    [[1, 0, 0], [1, 0, 0], [1, 0, 0]]
+    """
 
     weighted = True

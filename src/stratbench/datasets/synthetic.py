@@ -5,7 +5,7 @@ a pairwise dependence matrix θ (each pair dependent with probability u, then "t
 exclusivity" or "tending to co-occurrence"), labelsets drawn label by label, and features taken
 from a binary generator (here a random-RBF one): attribute a is tied to one of the most frequent
 labelsets S_a and copies a positive instance's value when S_a ⊆ Y, a negative one's otherwise.
-See ALGORITHMS.md §10. Everything is drawn from one ``numpy.random.Generator`` seeded by ``seed``.
+See docs/ALGORITHMS.md §10. Everything is drawn from one ``numpy.random.Generator`` seeded by ``seed``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def label_priors(n_labels: int, cardinality: float, rng: np.random.Generator) ->
 
 def dependency_matrix(pi: np.ndarray, dependence: float, rng: np.random.Generator) -> np.ndarray:
     """θ with θ_jj = π_j; for j<k independent θ_jk = π_j, dependent max(0, π_j+π_k−1) or
-    min(1, π_k/π_j) (fair coin); θ_kj = θ_jk·π_j/π_k as MOA computes it (ALGORITHMS.md §10)."""
+    min(1, π_k/π_j) (fair coin); θ_kj = θ_jk·π_j/π_k as MOA computes it (docs/ALGORITHMS.md §10)."""
     L = len(pi)
     theta = np.diag(pi).astype(np.float64)
     for j in range(L):

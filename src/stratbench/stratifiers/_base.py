@@ -93,6 +93,15 @@ class MultilabelStratifier(BaseCrossValidator):
     ``random_state`` accepts None (numpy's global RandomState, as scikit-learn), an int, a
     RandomState or a Generator. A label with fewer positives than subsets raises a UserWarning (it
     cannot be in every test fold), as scikit-learn's ``StratifiedKFold`` warns for rare classes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> cv = stratifiers.get("iterative", n_splits=2, random_state=0)
+    >>> [test.tolist() for train, test in cv.split(np.zeros((8, 1)), Y)]
+    [[0, 2, 4, 7], [1, 3, 5, 6]]
     """
 
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1

@@ -49,13 +49,12 @@ import numba
 import numpy as np
 
 from stratbench import StratbenchError
-from stratbench.stratifiers import register
 from stratbench.labels import apportion, fold_counts, label_combinations
+from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
 from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT, sois_kernel
-
 
 # The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
 # single cache line serves it: R[c, :k] its count in each fold (exact integers), R[c, k] its support
@@ -333,6 +332,14 @@ class HybridStratification(MultilabelStratifier):
         pair evidence rewarded only).
     start : ``"both"`` (default), ``"iterative"`` or ``"sois"``: the starts tried.
     trial : share of a pass run from each start to choose between them (default 0.3).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("hybrid", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 0, 1, 0, 1, 1, 0]
     """
 
     equal_sizes = True

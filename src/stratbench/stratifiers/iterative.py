@@ -4,9 +4,9 @@ Desired counts c_j = n·r_j and c_j^i = |D_i|·r_j (reals, decremented per assig
 take the label with the fewest remaining positives (ties at random, or the lowest index as MULAN
 does), and deal each of its remaining examples to the fold with the largest c_j^l, ties by the
 largest c_j, further ties at random. Examples without labels go last, each to the fold with the
-largest c_j (MULAN's special case). ALGORITHMS.md §1.1.
+largest c_j (MULAN's special case). docs/ALGORITHMS.md §1.1.
 
-``compat="skmultilearn"`` reproduces what scikit-multilearn 0.2.0 runs instead (ALGORITHMS.md §1.3,
+``compat="skmultilearn"`` reproduces what scikit-multilearn 0.2.0 runs instead (docs/ALGORITHMS.md §1.3,
 items 1–4; the code behind the IS rows of Szymański 2017 and Tiittanen 2021): the label taken is the
 first, in order of first appearance, that has examples left; its examples go in descending row order;
 fold ties are broken at random among the folds with the largest c_j^l (no overall-desire criterion);
@@ -196,6 +196,14 @@ class IterativeStratification(MultilabelStratifier):
     label_ties : ``"random"`` (the paper) or ``"lowest_index"`` (MULAN's implementation).
     compat : ``"paper"`` (the algorithm as published) or ``"skmultilearn"`` (what scikit-multilearn
         0.2.0 runs; see the module docstring). ``label_ties`` does not apply to the latter.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("iterative", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 0, 1, 0, 1, 1, 0]
     """
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,

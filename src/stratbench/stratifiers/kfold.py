@@ -1,5 +1,5 @@
 """Plain k-fold: contiguous windows in the dataset's row order, no shuffling (Szymański 2017's
-baseline, ALGORITHMS.md §0). Deterministic: ``random_state`` is ignored."""
+baseline, docs/ALGORITHMS.md §0). Deterministic: ``random_state`` is ignored."""
 
 from __future__ import annotations
 
@@ -12,7 +12,16 @@ from stratbench.stratifiers._base import MultilabelStratifier, windows
 @register("kfold")
 class KFold(MultilabelStratifier):
     """Fold j holds a contiguous block of rows; the first n mod k blocks are one row larger
-    (scikit-learn ``KFold(shuffle=False)``)."""
+    (scikit-learn ``KFold(shuffle=False)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("kfold", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 0, 0, 0, 1, 1, 1, 1]
+    """
 
     equal_sizes = True
 

@@ -1,5 +1,5 @@
 """Labelset (label-powerset) stratification (Sechidis 2011 "labelsets"; MULAN's
-``LabelPowersetStratification`` with Weka's stratification; ALGORITHMS.md §3).
+``LabelPowersetStratification`` with Weka's stratification; docs/ALGORITHMS.md §3).
 
 Each distinct labelset (the empty one included) is a class. The rows are shuffled, grouped by class
 (classes in order of first appearance in the shuffled sequence, members in sequence order) and
@@ -35,7 +35,16 @@ def weighted_round_robin(n: int, ratios: np.ndarray) -> np.ndarray:
 
 @register("labelset")
 class LabelsetStratification(MultilabelStratifier):
-    """Stratified k-fold over labelsets (label powerset classes), Weka's round-robin deal."""
+    """Stratified k-fold over labelsets (label powerset classes), Weka's round-robin deal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("labelset", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 0, 1, 0, 1, 0, 1]
+    """
 
     equal_sizes = True
 

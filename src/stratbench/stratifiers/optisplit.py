@@ -1,5 +1,5 @@
 """optisplit (Tiittanen, Holm & Törönen 2021): greedy rebalancing of a random split label by label,
-optimising rLD or DCP (ALGORITHMS.md §4).
+optimising rLD or DCP (docs/ALGORITHMS.md §4).
 
 Start from a random split (seeded from the repeat seed — the published code re-seeds with 42, so its
 "10 runs" were one split). Per epoch, try labels in order of decreasing score: BALANCE moves the
@@ -9,7 +9,7 @@ summed objective strictly drops, else try the next label. Stop after ``max_epoch
 cumulative gain is ≤ 0.1 (``np.isclose(score0, score1, atol=0.1)``). Labels with more positives than
 negatives are optimised on their negatives; labels with no positives (or no negatives) are left out.
 
-Deliberate deviations from the released code, as ALGORITHMS.md recommends: the seed is used; sorts
+Deliberate deviations from the released code, as docs/ALGORITHMS.md recommends: the seed is used; sorts
 are stable (candidates with equally few labels go in row order; labels with equal scores in index
 order); ``score1`` starts at ``score0``. Fold counts are updated incrementally, so a candidate costs
 O(moved·|Y_x| + k·q) instead of a rescoring of the whole matrix.
@@ -70,7 +70,6 @@ def _move(x, dest, fold, counts, sizes, indptr, indices):  # pragma: no cover - 
 
 @numba.njit(cache=True)
 def _targets(total, ratios):  # pragma: no cover - compiled
-    k = ratios.shape[0]
     exact = total * ratios
     t = np.floor(exact + 1e-9).astype(np.int64)
     short = total - t.sum()
@@ -103,7 +102,7 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
     has = np.zeros(n, dtype=np.bool_)
     moved_rows = np.empty(n, dtype=np.int64)
     moved_from = np.empty(n, dtype=np.int64)
-    for epoch in range(max_epochs):
+    for _epoch in range(max_epochs):
         offset = 0
         for _ in range(labels.shape[0]):
             if offset >= labels.shape[0]:
@@ -200,13 +199,31 @@ class _Optisplit(MultilabelStratifier):
 
 @register("optisplit_rld")
 class OptisplitRLD(_Optisplit):
-    """optisplit minimising the summed relative label distribution rLD."""
+    """optisplit minimising the summed relative label distribution rLD.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("optisplit_rld", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 1, 0, 0, 1, 0, 1]
+    """
 
     method = "rld"
 
 
 @register("optisplit_dcp")
 class OptisplitDCP(_Optisplit):
-    """optisplit minimising the summed deviation from the ideal positive share DCP."""
+    """optisplit minimising the summed deviation from the ideal positive share DCP.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("optisplit_dcp", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 1, 0, 0, 1, 0, 1]
+    """
 
     method = "dcp"

@@ -1,5 +1,5 @@
 """PMBSRS — proportional multi-label based stratified random sampling (Charte, Rivera, del Jesus &
-Herrera, HAIS 2016), as the optisplit experiments implement it (ALGORITHMS.md §5.2).
+Herrera, HAIS 2016), as the optisplit experiments implement it (docs/ALGORITHMS.md §5.2).
 
 Weight each example by the product of its labels' relative frequencies (rare labels and many labels
 → small weight; an example without labels has the empty product 1, so it sorts last), order the
@@ -7,7 +7,7 @@ examples by weight (stable), cut the order into k strata, shuffle each stratum, 
 k parts and give fold j the j-th part of every stratum. Unlike OPTI's ``np.array_split`` (which gives
 every stratum's extra rows to the first folds: n=105, k=10 → [15, 10, …, 10], and leaves the last folds
 empty when a stratum has fewer than k rows), each stratum's remainder goes to the folds furthest below
-their share so far (ties to the lowest index; ALGORITHMS.md §5.2), so fold sizes stay within ±1 of
+their share so far (ties to the lowest index; docs/ALGORITHMS.md §5.2), so fold sizes stay within ±1 of
 n·r_j and no fold is empty when n ≥ k. The mldr code's two bugs (strata applied to the unsorted data,
 overlapping slice ends) are not reproduced. Holdout mode and unequal fold shares cut each stratum by
 the same rule at the subsets' shares.
@@ -32,7 +32,16 @@ def example_weights(Y: sp.csr_matrix) -> np.ndarray:
 
 @register("pmbsrs")
 class PMBSRS(MultilabelStratifier):
-    """Proportional multi-label based stratified random sampling (k strata by example weight)."""
+    """Proportional multi-label based stratified random sampling (k strata by example weight).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("pmbsrs", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [1, 1, 0, 0, 0, 1, 0, 1]
+    """
 
     equal_sizes = True
 

@@ -11,6 +11,14 @@ class RandomKFold(MultilabelStratifier):
     """k-fold cross-validation (or a holdout split) on randomly permuted rows; ignores the labels.
 
     Fold sizes follow scikit-learn's ``KFold``: ⌈n/k⌉ for the first n mod k folds, ⌊n/k⌋ after.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("random", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [1, 1, 0, 0, 0, 1, 0, 1]
     """
 
     equal_sizes = True

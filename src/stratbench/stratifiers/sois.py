@@ -1,6 +1,6 @@
 """Second-order iterative stratification (SOIS; Szymański & Kajdanowicz, LIDTA/PMLR 74, 2017).
 
-The paper's procedure (ALGORITHMS.md §2): one pool Λ of every label (i, i) and every co-occurring
+The paper's procedure (docs/ALGORITHMS.md §2): one pool Λ of every label (i, i) and every co-occurring
 pair (i, j); desired counts c_j^e = |D^e|·r_j and c_j = n·r_j. Repeatedly take the combination with
 the fewest remaining examples (ties at random), deal each remaining example that carries it to the
 fold with the largest c_j^e, ties by the largest c_j, further ties at random, and decrement the
@@ -16,7 +16,7 @@ largest c_j. When the pairs are used up, what remains is IS over single labels.
 - ``skmultilearn``: the selection scikit-multilearn 0.1/0.2 actually runs — the first combination in
   order of first appearance with remaining examples; if it is a label with s remaining, the first
   later pair with fewer than s remaining instead. An O(C) scan per choice, as in the original.
-``compat="skmultilearn"`` reproduces the rest of what scikit-multilearn 0.2.0 runs as well (ALGORITHMS.md
+``compat="skmultilearn"`` reproduces the rest of what scikit-multilearn 0.2.0 runs as well (docs/ALGORITHMS.md
 §1.3 items 2–4, with the ``skmultilearn`` selection): a combination's examples in descending row order,
 fold ties at random among the folds with the largest c_j^e (no overall-desire criterion), examples
 without labels in descending order to a random fold among those with c_j > 0.
@@ -31,8 +31,8 @@ import numba
 import numpy as np
 
 from stratbench import StratbenchError
-from stratbench.stratifiers import register
 from stratbench.labels import label_combinations
+from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
 from stratbench.stratifiers.iterative import COMPAT, _choose_fold, place_unlabelled
@@ -197,6 +197,14 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     released code throughout; implies ``select="skmultilearn"``); ``shuffle`` — permute the rows
     before stratifying, so the order in which a combination's examples are dealt is random (default
     False: data order).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("sois", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 0, 1, 0, 1, 1, 0]
     """
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,

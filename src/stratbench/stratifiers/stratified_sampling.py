@@ -1,4 +1,4 @@
-"""Stratified Sampling for extreme multi-label data (SS; Merrillees & Du 2021; ALGORITHMS.md §5.1).
+"""Stratified Sampling for extreme multi-label data (SS; Merrillees & Du 2021; docs/ALGORITHMS.md §5.1).
 
 A holdout split by iterative swapping: start from a random split (each example to test with
 probability p), then for ``epochs`` epochs score every label by how far its test share is from p and
@@ -55,7 +55,16 @@ def stratified_sample(Y: sp.csr_matrix, p: float, rng: np.random.Generator, epoc
 
 @register("ss")
 class StratifiedSampling(MultilabelStratifier):
-    """SS (Merrillees & Du 2021) as a k-fold cross-validator (recursive splits) or a holdout split."""
+    """SS (Merrillees & Du 2021) as a k-fold cross-validator (recursive splits) or a holdout split.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> stratifiers.get("ss", n_splits=2, random_state=0).fold_ids(Y).tolist()
+    [0, 1, 0, 1, 0, 1, 0, 1]
+    """
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  epochs=50, swap_probability=0.1, threshold_proportion=0.1, decay=0.1):

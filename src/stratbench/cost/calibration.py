@@ -1,0 +1,200 @@
+"""Calibration: what one job of a study costs on this machine, measured in a few seconds.
+
+- **forests.** Every forest a classifier trains on one fold is known exactly before any is trained:
+  ``forest_tasks`` of the training part of a k-fold split of the dataset (training rows, target,
+  classes). They are sorted by size and cut into at most ``samples`` strata; the middle task of each
+  stratum is trained and applied with few trees (one when a tree takes longer than
+  ``SLOW_TREE_S``) and timed; the other tasks of its stratum cost the same per tree, scaled by
+  their row count. A forest costs a fixed start-up plus ``n_estimators`` × its per-tree time (both
+  measured on a tiny forest). A job trains k folds' forests.
+- **stratifiers, fold quality, network stability**: each run once on the dataset and timed, the
+  stratifier as every fold job times it (:func:`stratbench.study.timed_fold_ids`, warm-up included).
+- every job pays the start-up of a Python job here (interpreter and imports, measured).
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import clone
+
+from stratbench.classifiers._forests import ForestTask, apply, faster_layout, is_streamed, run, strata_of, train
+from stratbench.datasets import load_dataset, save_dataset
+from stratbench.fold_quality import fold_quality
+from stratbench.labels import label_combinations
+from stratbench.network import network_stability
+from stratbench.study import Study, timed_fold_ids
+
+SLOW_TREE_S = 0.2        # calibrate with a single tree when one takes longer than this
+CALIBRATION_TREES = 10
+
+
+@dataclass
+class ForestCost:
+    """The forests of one fold of one classifier on one dataset."""
+
+    forests: int          # forests trained per fold (one-class targets need none)
+    cpu_s: float          # their CPU time per fold, n_estimators trees each
+    largest_s: float      # the longest single forest
+    forest_mb: float      # the largest forest held in memory at once (one tree when streamed)
+
+
+@dataclass
+class DatasetCost:
+    dataset: str
+    examples: int
+    labels: int
+    x_mb: float           # X in the layout the forests train on
+    y_mb: float
+    layout: str
+    load_s: float
+    stratifier_s: dict
+    fold_quality_s: float
+    network_s: float
+    forests: dict         # classifier -> ForestCost
+    combinations_s: float = 0.0  # building the label combinations once (a grid job shares them)
+
+def python_startup_seconds() -> float:
+    """Wall time of a fresh Python that imports what a job imports (best of two)."""
+    code = "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.fold_quality"
+    best = math.inf
+    for _ in range(2):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+        best = min(best, time.perf_counter() - start)
+    return best + 0.5  # Snakemake's own work per job (job script, metadata)
+
+
+def forest_overhead(make_forest) -> tuple[float, float]:
+    """(fixed seconds per forest, seconds per tree) of a tiny forest: its start-up, not its work."""
+    rng = np.random.default_rng(0)
+    X, y = rng.random((24, 3)), np.arange(24) % 2
+    task = ForestTask(y, make_forest(0))
+
+    def seconds(trees):
+        t = replace(task, forest=_with_trees(task.forest, trees))
+        start = time.perf_counter()
+        run(t, X, X[:4])
+        return time.perf_counter() - start
+
+    one = min(seconds(1) for _ in range(3))
+    many = min(seconds(21) for _ in range(3))
+    per_tree = max((many - one) / 20, 1e-5)
+    return max(one - per_tree, 0.0), per_tree
+
+
+def _with_trees(forest, trees):
+    forest = clone(forest)
+    forest.set_params(n_estimators=trees, n_jobs=1)
+    return forest
+
+
+def forest_cost(tasks: list[ForestTask], X_train, X_test, trees: int, overhead: tuple[float, float],
+                samples: int) -> ForestCost:
+    """Cost of the forests of one fold from timing one task per size stratum (see the module doc)."""
+    fixed, per_tree_floor = overhead
+    strata = strata_of(tasks, samples)
+    if not strata:
+        return ForestCost(0, 0.0, 0.0, 0.0)
+    per_tree, tree_mb = [], []
+    for stratum in strata:
+        probe = stratum[(len(stratum) - 1) // 2]
+        seconds, mb = _time_per_tree(probe, X_train, X_test, fixed)
+        tree_mb.append(mb)
+        sizes = np.array([t.size for t in stratum], dtype=float)
+        work = max(seconds - per_tree_floor, 0.0)
+        per_tree.append(per_tree_floor + work * sizes / max(probe.size, 1))
+    per_tree = np.concatenate(per_tree)
+    each = fixed + trees * per_tree
+    largest = strata[-1][-1]
+    streamed = is_streamed(replace(largest, forest=_with_trees(largest.forest, trees)))
+    forest_mb = max(tree_mb) * (1 if streamed else trees)
+    return ForestCost(len(per_tree), float(each.sum()), float(each.max()), float(forest_mb))
+
+
+def _time_per_tree(task: ForestTask, X_train, X_test, fixed: float) -> tuple[float, float]:
+    """(seconds per tree, MB per tree) of ``task`` trained and applied with one or a few trees."""
+    def timed(trees):
+        t = replace(task, forest=_with_trees(task.forest, trees))
+        start = time.perf_counter()
+        model = train(t, X_train)
+        apply(model, t, X_test)
+        return time.perf_counter() - start, model
+
+    seconds, model = timed(1)
+    trees = 1
+    if seconds < SLOW_TREE_S:
+        trees = CALIBRATION_TREES
+        seconds, model = timed(trees)
+    mb = _model_mb(model) / trees
+    return max(seconds - fixed, 0.0) / trees, mb
+
+
+def _model_mb(model) -> float:
+    """Memory of a fitted forest's trees: nodes × (node record + class values)."""
+    if not hasattr(model, "estimators_"):
+        return 0.0
+    total = 0
+    for tree in model.estimators_:
+        t = tree.tree_
+        total += t.node_count * (64 + 8 * int(t.n_outputs) * int(t.max_n_classes))
+    return total / 1e6
+
+
+def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples: int = 24,
+                      log=print) -> DatasetCost:
+    """Time one fold's forests of every classifier, every stratifier and the fold measures on ``dataset``."""
+    ds = study.load_dataset(dataset, workdir)
+    Y, k = ds.Y, study.n_splits
+    with tempfile.TemporaryDirectory() as tmp:  # what a job pays to read the dataset
+        save_dataset(ds, Path(tmp) / "d.npz")
+        start = time.perf_counter()
+        load_dataset(Path(tmp) / "d.npz")
+        load_s = time.perf_counter() - start
+    stratifier_s, folds = {}, None
+    for name in study.stratifiers:
+        ids, stratifier_s[name] = timed_fold_ids(study.stratifier(name, n_splits=k, random_state=0), Y)
+        folds = ids if folds is None else folds
+    start = time.perf_counter()
+    comb = label_combinations(Y)
+    combinations_s = time.perf_counter() - start
+    start = time.perf_counter()
+    fold_quality(Y, folds, k, comb=comb)
+    fold_quality_s = time.perf_counter() - start + (0.0 if study.grid else combinations_s)
+    network_s = 0.0
+    if study.network_stability:
+        start = time.perf_counter()
+        network_stability(Y, folds, k)
+        network_s = time.perf_counter() - start
+    forests, X, layout = {}, ds.X, "dense" if not sp.issparse(ds.X) else "sparse"
+    test = folds == 0
+    for c in [c for c in study.classifiers if dataset in study.classifier_datasets(c)]:
+        model = study.classifier(c, random_state=0)
+        if not hasattr(model, "forest_tasks"):
+            log(f"  {dataset} {c}: not a forest classifier; its cost is not estimated")
+            continue
+        tasks = model.forest_tasks(Y[~test])
+        X_job, _ = faster_layout(ds.X, tasks, ~test)  # as the evaluation job will choose
+        if not sp.issparse(X_job) and layout != "dense":
+            X, layout = X_job, "dense float32"  # the memory estimate follows the larger layout
+        trees = int(model.make_forest(0).get_params().get("n_estimators", 100))
+        forests[c] = forest_cost(tasks, X_job[~test], X_job[test], trees, overhead, samples)
+        log(f"  {dataset} {c}: {forests[c].forests} forests per fold, {forests[c].cpu_s:.1f} CPU-s per fold")
+    return DatasetCost(dataset, Y.shape[0], Y.shape[1], matrix_mb(X), matrix_mb(Y), layout, load_s, stratifier_s,
+                       fold_quality_s, network_s, forests, combinations_s)
+
+
+def matrix_mb(M) -> float:
+    if sp.issparse(M):
+        return (M.data.nbytes + M.indices.nbytes + M.indptr.nbytes) / 1e6
+    return np.asarray(M).nbytes / 1e6
+
+

@@ -1,0 +1,237 @@
+"""The jobs of a study and their costs: the job list from Snakemake's own plan, each job costed by its
+rule's model (:data:`stratbench.cost.requests.RULES`) from the calibration, and the study's wall time
+on N cores.
+
+A job's wall time at t threads is start-up + max(CPU / t, its largest forest); its memory comes from
+the dataset's size in the layout it trains on, the forests' measured size per tree, and one copy of X
+per worker. The study's wall time on N cores is a list-scheduling simulation of the DAG (a ready job
+with the longest wall time first, each taking min(threads, N) cores). ``benchmarks/job_efficiency.py``
+compares the estimate with the Snakemake ``benchmark:`` files of real runs.
+"""
+
+from __future__ import annotations
+
+import heapq
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+import stratbench
+from stratbench import StratbenchError, classifiers
+from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, python_startup_seconds
+from stratbench.cost.requests import BASE_MB, WORKER_MB, cost_model
+from stratbench.study import Study
+
+AGGREGATION_S = 4.0      # a gather, table or figure job beyond its start-up
+
+
+@dataclass
+class Job:
+    """One job of the workflow and its estimated cost."""
+
+    rule: str
+    dataset: str = ""
+    stratifier: str = ""
+    classifier: str = ""
+    repeat: int = -1
+    threads: int = 1
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    mem_mb: int = BASE_MB
+    forests: int = 0
+    after: tuple = field(default_factory=tuple)  # rules of the same dataset/stratifier/repeat it waits for
+
+
+def planned_jobs(output: str) -> dict[str, int]:
+    """Job counts per rule from the "Job stats" table Snakemake prints (a dry run's output)."""
+    counts, table = {}, False
+    for line in output.splitlines():
+        if line.startswith("Job stats"):
+            table = True
+        elif table:
+            parts = line.split()
+            if parts and parts[0] == "total":
+                break
+            if len(parts) == 2 and parts[1].isdigit():
+                counts[parts[0]] = int(parts[1])
+    return counts
+
+
+def snakefile() -> Path:
+    """The workflow's Snakefile: beside the package in a checkout, else in the working directory's."""
+    for candidate in (Path(stratbench.__file__).resolve().parents[2] / "workflow" / "Snakefile",
+                      Path.cwd() / "workflow" / "Snakefile"):
+        if candidate.is_file():
+            return candidate
+    raise StratbenchError("the estimate needs the workflow (workflow/Snakefile): run it from a stratbench checkout")
+
+
+def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
+    """Jobs per rule of the whole study as Snakemake plans it (a forced dry run: every job, done or not)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "config.yaml"
+        path.write_text(yaml.safe_dump(config, sort_keys=False))
+        done = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--forceall", "--quiet", "rules",
+                               "--snakefile", str(snakefile()), "--directory", str(workdir), "--configfile", str(path),
+                               "--workflow-profile", "none"], capture_output=True, text=True)
+    planned = planned_jobs(done.stdout + done.stderr)
+    if done.returncode != 0 or not planned:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-5:])
+        raise StratbenchError(f"Snakemake could not plan the study:\n{tail}")
+    return planned
+
+
+def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, planned: dict[str, int]) -> list[Job]:
+    """Every job of the workflow with its cost: the fetch/parse/generate, fold, fold-quality, network,
+    evaluation and grid jobs of every dataset from its calibration, and as many aggregation jobs as the
+    plan holds (every rule of the plan must have a cost model)."""
+    k, repeats = study.n_splits, study.repeats
+    kinds = {rule: cost_model(rule) for rule in planned}
+    jobs = []
+    for d, c in costs.items():
+        base = BASE_MB + c.x_mb + c.y_mb
+        jobs.append(Job("dataset", d, cpu_s=startup + 4 * c.load_s, wall_s=startup + 4 * c.load_s,
+                        mem_mb=int(base + 3 * c.x_mb)))
+        if study.grid_ks:  # one job per (dataset, stratifier): every k × repeat split and its fold quality
+            for s, split_s in c.stratifier_s.items():
+                scale = sum(kk / k for kk in study.grid_ks) * len(repeats)  # both grow about linearly with k
+                seconds = startup + c.load_s + c.combinations_s + scale * (split_s + c.fold_quality_s)
+                jobs.append(Job("grid_quality", d, s, cpu_s=seconds, wall_s=seconds,
+                                mem_mb=int(BASE_MB + 40 * c.y_mb), after=("dataset",)))
+            continue
+        for s, split_s in c.stratifier_s.items():
+            for r in repeats:
+                fold_s = startup + c.load_s + split_s
+                jobs.append(Job("make_folds", d, s, repeat=r, cpu_s=fold_s, wall_s=fold_s,
+                                mem_mb=int(BASE_MB + 30 * c.y_mb), after=("dataset",)))
+                quality_s = startup + c.load_s + c.fold_quality_s
+                jobs.append(Job("fold_quality", d, s, repeat=r, cpu_s=quality_s, wall_s=quality_s,
+                                mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
+                if "network_stability" in planned:
+                    net_s = startup + c.load_s + c.network_s
+                    jobs.append(Job("network_stability", d, s, repeat=r, cpu_s=net_s, wall_s=net_s,
+                                    mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
+                for name, f in c.forests.items():
+                    jobs.append(evaluation_job(d, s, name, r, f, c, k, study.threads, startup))
+    n_aggregation = sum(n for rule, n in planned.items() if kinds[rule] == "aggregate")
+    jobs += [Job("aggregate", cpu_s=startup + AGGREGATION_S, wall_s=startup + AGGREGATION_S, after=("*",))
+             for _ in range(n_aggregation)]
+    return jobs
+
+
+def evaluation_job(dataset, stratifier, classifier, repeat, f: ForestCost, c: DatasetCost, k: int, threads: int,
+                   startup: float) -> Job:
+    """One evaluation job: k folds' forests in a pool of ``threads`` workers."""
+    cpu = k * f.cpu_s
+    pooled = k * f.forests >= 2 * threads and threads > 1
+    wall = startup + c.load_s + max(cpu / threads, f.largest_s)
+    workers = threads if pooled else 0
+    mem = BASE_MB + 2 * c.x_mb + c.y_mb * 3 + (f.forest_mb if not pooled else 0)
+    mem += workers * (WORKER_MB + c.x_mb + f.forest_mb)
+    return Job("evaluate", dataset, stratifier, classifier, repeat, threads, startup + c.load_s + cpu, wall,
+               int(mem * 1.25) + 1, k * f.forests, after=("make_folds",))
+
+
+def simulate(jobs: list[Job], cores: int) -> float:
+    """Makespan (s) of ``jobs`` on ``cores`` cores. A job becomes ready when the jobs it waits for have
+    finished (fold jobs wait for their dataset, the jobs on a fold file for its fold job, aggregation
+    for everything else); free cores go to the ready job with the longest wall time that fits, each
+    job taking min(threads, cores) cores."""
+    def fold_key(j):
+        return (j.dataset, j.stratifier, j.repeat)
+
+    dataset_job = {j.dataset: i for i, j in enumerate(jobs) if j.rule == "dataset"}
+    folds_job = {fold_key(j): i for i, j in enumerate(jobs) if j.rule == "make_folds"}
+    children = [[] for _ in jobs]
+    waiting = [0] * len(jobs)
+    last = [i for i, j in enumerate(jobs) if j.rule != "aggregate"]
+    for i, j in enumerate(jobs):
+        parents = []
+        if j.rule in ("make_folds", "grid_quality") and j.dataset in dataset_job:
+            parents = [dataset_job[j.dataset]]
+        elif j.rule in ("fold_quality", "network_stability", "evaluate") and fold_key(j) in folds_job:
+            parents = [folds_job[fold_key(j)]]
+        elif j.rule == "aggregate":
+            parents = last
+        for p in parents:
+            children[p].append(i)
+        waiting[i] = len(parents)
+    ready = [(-j.wall_s, i) for i, j in enumerate(jobs) if waiting[i] == 0]
+    heapq.heapify(ready)
+    running: list = []
+    now, free = 0.0, cores
+    while ready or running:
+        skipped = []
+        while ready and free > 0:
+            item = heapq.heappop(ready)
+            need = min(jobs[item[1]].threads, cores)
+            if need <= free:
+                free -= need
+                heapq.heappush(running, (now + jobs[item[1]].wall_s, item[1], need))
+            else:
+                skipped.append(item)
+        for item in skipped:
+            heapq.heappush(ready, item)
+        now, i, need = heapq.heappop(running)
+        free += need
+        for c in children[i]:
+            waiting[c] -= 1
+            if waiting[c] == 0:
+                heapq.heappush(ready, (-jobs[c].wall_s, c))
+    return now
+
+
+def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
+    """CPU hours per dataset × part (each classifier; folds and fold quality), and a total line with
+    the simulated wall time on ``cores`` cores."""
+    frame = pd.DataFrame([asdict(j) for j in jobs])
+    parts = {"aggregate": "aggregation", "dataset": "data", "grid_quality": "grid (every k and seed)"}
+    frame["part"] = frame["rule"].map(parts).fillna("folds + fold quality")
+    frame.loc[frame["rule"] == "evaluate", "part"] = frame["classifier"]
+    rows = []
+    for (d, part), g in frame.groupby(["dataset", "part"], sort=False):
+        rows.append(dict(dataset=d or "(all)", part=part, jobs=len(g), forests=int(g["forests"].sum()),
+                         cpu_hours=g["cpu_s"].sum() / 3600, longest_job_min=g["wall_s"].max() / 60,
+                         max_mem_mb=int(g["mem_mb"].max())))
+    table = pd.DataFrame(rows)
+    wall = simulate(jobs, cores)
+    total = dict(dataset="total", part=f"wall on {cores} cores: {_duration(wall)}", jobs=len(frame),
+                 forests=int(frame["forests"].sum()), cpu_hours=frame["cpu_s"].sum() / 3600,
+                 longest_job_min=frame["wall_s"].max() / 60, max_mem_mb=int(frame["mem_mb"].max()))
+    return pd.concat([table, pd.DataFrame([total])], ignore_index=True)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print):
+    """(jobs, summary table, calibration) of the study ``config`` on this machine at ``cores`` cores."""
+    study = Study(config)
+    planned = workflow_plan(config, workdir)
+    log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
+    startup = python_startup_seconds()
+    log(f"job start-up: {startup:.2f} s")
+    overhead = (0.0, 0.0)
+    if study.classifiers:
+        forest = study.forest
+        overhead = forest_overhead(lambda seed: classifiers.get("br", **forest, random_state=seed)
+                                   .make_forest(seed))
+    costs = {}
+    for d in study.datasets:
+        start = time.perf_counter()
+        costs[d] = calibrate_dataset(study, d, overhead, workdir, samples, log)
+        log(f"calibrated {d} in {time.perf_counter() - start:.1f} s")
+    jobs = study_jobs(study, costs, startup, planned)
+    return jobs, summary(jobs, cores), dict(startup_s=startup, forest_overhead=overhead,
+                                            datasets={d: asdict(c) for d, c in costs.items()})

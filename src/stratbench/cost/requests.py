@@ -1,0 +1,120 @@
+"""What every rule of the workflow asks for (``mem_mb``, ``runtime``), and the one table that says how
+each rule's jobs are costed.
+
+:data:`RULES` maps every rule to its cost model, a job kind of :func:`stratbench.cost.jobs.study_jobs`.
+The workflow's rules read it through :func:`rule_requests` and the estimate reads it for every rule in
+Snakemake's plan, so a rule missing from it stops the workflow when it is parsed and the estimate
+before it calibrates: a new rule cannot be forgotten.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from stratbench import StratbenchError
+from stratbench.classifiers._forests import is_streamed
+from stratbench.cost.calibration import matrix_mb
+from stratbench.datasets import load_dataset
+from stratbench.study import make_method
+
+BASE_MB = 250            # a Python job with numpy, scipy, scikit-learn and pandas imported
+WORKER_MB = 60           # a forked worker's own pages
+FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables, figures (seconds each)
+
+# rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds",
+# "fold_quality", "network_stability", "evaluate", "grid_quality", or "aggregate" (a gather, table,
+# figure or report job: start-up plus a few seconds), "target" (no job)
+RULES = {
+    "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
+    "make_folds": "make_folds", "fold_quality": "fold_quality", "network_stability": "network_stability",
+    "evaluate": "evaluate", "grid_quality": "grid_quality",
+    **dict.fromkeys([
+        "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
+        "gather_scores", "summarise_scores", "paper_tables", "reproduction_report", "grid_tables", "plot_grid_cd",
+        "recommendation", "plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams",
+        "plot_label_shares", "plot_runtime"], "aggregate"),
+    "all": "target",  # the default target: no job of its own
+}
+# kinds whose jobs last seconds and travel in groups on a cluster (workflow/profiles/slurm `groups:`): a
+# group submission asks for the sum of its members' runtimes, so these add no safety minutes of their own
+GROUPED_KINDS = {"dataset", "make_folds", "fold_quality", "network_stability"}
+
+
+def cost_model(rule: str) -> str:
+    """The job kind that costs ``rule``; a rule without one stops with a message saying where to add it."""
+    try:
+        return RULES[rule]
+    except KeyError:
+        raise StratbenchError(f"rule {rule!r} has no cost model: add it to stratbench.cost.requests.RULES") from None
+
+
+def read_estimate(path) -> dict:
+    """The jobs of a written estimate (``jobs.csv``) keyed by (job kind, dataset, stratifier, classifier);
+    empty when there is none."""
+    path = Path(path)
+    if not path.is_file():
+        return {}
+    frame = pd.read_csv(path, keep_default_na=False)
+    frame = frame.groupby(["rule", "dataset", "stratifier", "classifier"]).agg(
+        mem_mb=("mem_mb", "max"), wall_s=("wall_s", "max"))
+    return {key: (int(row.mem_mb), float(row.wall_s)) for key, row in frame.iterrows()}
+
+
+def shape_forest_seconds(rows: int, classes: int, trees: int) -> float:
+    """A forest's time without calibration: generous per-tree costs fitted to this machine's
+    calibrations (yeast BR ×1.4, bibtex BR up to ×10, corel5k and delicious LP ×1–2)."""
+    return 0.005 + trees * (1e-3 + 8e-6 * rows * (1 + classes / 400))
+
+
+def shape_evaluation(dataset_file, classifier: str, spec: dict, forest: dict, n_splits: int,
+                     threads: int) -> tuple[int, float]:
+    """(mem_mb, wall seconds) of an evaluation job from the dataset file alone (no calibration): the
+    classifier's forests of a k-fold training part, each :func:`shape_forest_seconds`."""
+    ds = load_dataset(dataset_file)
+    model = make_method("classifier", classifier, spec, forest, random_state=0)
+    keep = np.arange(ds.Y.shape[0]) % n_splits != 0
+    tasks = [t for t in model.forest_tasks(ds.Y[keep]) if t.trains_forest()] if hasattr(model, "forest_tasks") else []
+    trees = int(forest.get("n_estimators", 100))
+    seconds = [shape_forest_seconds(t.size, 2 if t.labelsets is None else len(t.labelsets), trees) for t in tasks]
+    cpu = n_splits * sum(seconds) or 60.0
+    wall = max(cpu / threads, max(seconds, default=0.0)) + 10
+    x_mb = matrix_mb(ds.X) if sp.issparse(ds.X) else ds.X.nbytes / 1e6
+    big = max(((2 * t.size * (2 if t.labelsets is None else len(t.labelsets)) * 8 + 128 * t.size) / 1e6
+               * (1 if is_streamed(t) else trees) for t in tasks), default=0.0)
+    mem = BASE_MB + 2 * x_mb + threads * (WORKER_MB + x_mb + big)
+    return int(1.25 * mem) + 1, wall
+
+
+def rule_resources(rule: str, wildcards, input, threads: int, study, estimate: dict) -> tuple[int, int]:
+    """(mem_mb, runtime in minutes) that a job of ``rule`` asks for: from the written estimate when
+    there is one (wall × 1.5, + 2 min for a job submitted alone; memory × 1.25 + 100 MB), else from
+    the dataset file (evaluation: ×3 + 5 min), else :data:`FALLBACK`."""
+    kind = cost_model(rule)
+    dataset = wildcards.get("dataset", "") or wildcards.get("mulan", "")
+    key = (kind, dataset, wildcards.get("stratifier", ""), wildcards.get("classifier", ""))
+    if key in estimate:
+        mem, wall = estimate[key]
+        return int(mem * 1.25) + 100, int(math.ceil(wall * 1.5 / 60)) + (0 if kind in GROUPED_KINDS else 2)
+    if kind == "evaluate":
+        data = getattr(input, "data", None)
+        if data and Path(data).is_file():
+            c = wildcards["classifier"]
+            mem, wall = shape_evaluation(data, c, study.classifiers[c], study.forest, study.n_splits, threads)
+            return mem, int(math.ceil(3 * wall / 60)) + 5
+        return 8000, 24 * 60
+    return FALLBACK["mem_mb"], FALLBACK["runtime"]
+
+
+def rule_requests(rule: str, study, estimate: dict) -> dict:
+    """The ``resources:`` of ``rule`` in the workflow: ``mem_mb`` and ``runtime`` callables of a job."""
+    cost_model(rule)
+
+    def ask(index):
+        return lambda wildcards, input, threads: rule_resources(rule, wildcards, input, threads, study, estimate)[index]
+
+    return dict(mem_mb=ask(0), runtime=ask(1))

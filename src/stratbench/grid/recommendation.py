@@ -1,0 +1,226 @@
+""""Which stratifier should I use": the grid's recommendation, every sentence filled in from its
+numbers. One function per section, each returning its Markdown lines; :func:`recommendation` joins them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stratbench.grid.ranks import rank_table
+from stratbench.measure_table import GRID_MEASURES
+from stratbench.stats import compare
+
+
+@dataclass
+class Grid:
+    """The grid's tables, as the recommendation reads them (``overall``: the mean rank over the ranked
+    measures per k and over every k, sorted; ``best``: its first stratifier)."""
+
+    summary: pd.DataFrame
+    ranks: pd.DataFrame
+    tests: pd.DataFrame
+    pairs: pd.DataFrame
+    statistics: pd.DataFrame
+
+    def __post_init__(self):
+        self.ks = sorted(self.summary["k"].unique())
+        self.methods = sorted(self.summary["stratifier"].unique())
+        overall = pd.concat([rank_table(self.ranks, k)["mean rank"].rename(k) for k in self.ks], axis=1)
+        overall["all k"] = overall.mean(axis=1)
+        self.overall = overall.sort_values("all k", kind="stable")
+        self.best = self.overall.index[0]
+        self.k_top = max(self.ks)
+
+    def at(self, table: pd.DataFrame, k, everything: bool = False) -> pd.DataFrame:
+        """Rows of ``table`` at ``k`` for the group of every dataset (and the ranked measures only)."""
+        part = table[(table["k"] == k) & (table["group"] == "all")]
+        return part if everything else part[part["measure"].isin(GRID_MEASURES)]
+
+    def runtime(self) -> pd.DataFrame:
+        """Mean seconds per dataset × stratifier at the largest k."""
+        part = self.summary[(self.summary["measure"] == "seconds") & (self.summary["k"] == self.k_top)]
+        return part.pivot(index="dataset", columns="stratifier", values="mean")
+
+    def largest(self) -> str:
+        """The dataset with the most examples."""
+        if len(self.statistics):
+            return self.statistics.sort_values("examples").iloc[-1]["dataset"]
+        return self.runtime().index[-1]
+
+
+def overall_section(g: Grid, study: str) -> list[str]:
+    ks, best, overall = g.ks, g.best, g.overall
+    seeds = int(g.summary["repeats"].max())
+    everywhere = all(rank_table(g.ranks, k).index[0] == best for k in ks)
+    lead = (f"**{best}** has the best mean rank over the {len(GRID_MEASURES)} measures "
+            + ("at every k " if everywhere else "averaged over k ")
+            + f"({', '.join(f'k = {k}: {overall.loc[best, k]:.2f}' for k in ks)}); next: "
+            + ", ".join(f"{m} ({overall.loc[m, 'all k']:.2f})" for m in overall.index[1:4]) + ".")
+    lines = [f"# Which stratifier should I use? ({study})", "",
+             f"Drawn from the fold-quality grid of this study: {g.summary['dataset'].nunique()} datasets, "
+             f"{len(g.methods)} stratifiers, k ∈ {{{', '.join(map(str, ks))}}}, {seeds} seeds each; measures "
+             f"{', '.join(GRID_MEASURES)} (lower is better), ranked per dataset, averaged over the datasets "
+             "(Demšar 2006).", "", "## Overall", "", lead, "", "",
+             "| stratifier | " + " | ".join(f"mean rank, k = {k}" for k in ks) + " | all k |",
+             "|---|" + "---|" * (len(ks) + 1)]
+    return lines + [f"| {m} | " + " | ".join(f"{overall.loc[m, k]:.2f}" for k in ks) + f" | {overall.loc[m, 'all k']:.2f} |"
+                    for m in overall.index]
+
+
+def per_measure_section(g: Grid) -> list[str]:
+    lines = ["", "## Per measure", "",
+             "The best stratifier per measure and k, and those not significantly different from it (Nemenyi, α = 0.05):", "",
+             "| measure | " + " | ".join(f"k = {k}" for k in g.ks) + " |", "|---|" + "---|" * len(g.ks)]
+    for m in GRID_MEASURES:
+        cells = []
+        for k in g.ks:
+            r = g.at(g.ranks, k, everything=True)
+            r = r[r["measure"] == m]
+            if r.empty:
+                cells.append("–")
+                continue
+            tops = sorted(r.loc[np.isclose(r["average_rank"], r["average_rank"].min()), "stratifier"])
+            p = g.at(g.pairs, k, everything=True)
+            p = p[p["measure"] == m]
+            close = sorted((set(p.loc[p["stratifier_a"].isin(tops) & ~p["significant"], "stratifier_b"])
+                            | set(p.loc[p["stratifier_b"].isin(tops) & ~p["significant"], "stratifier_a"])) - set(tops))
+            cells.append(" = ".join(f"**{t}**" for t in tops) + (f" (≈ {', '.join(close)})" if close else ""))
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def best_against_others_section(g: Grid) -> list[str]:
+    best, lines = g.best, ["", f"## {g.best} against the others", ""]
+    for k in g.ks:
+        p = g.at(g.pairs, k)
+        mine = p[(p["stratifier_a"] == best) | (p["stratifier_b"] == best)]
+        r = g.at(g.ranks, k, everything=True).set_index(["measure", "stratifier"])["average_rank"]
+        better = {}
+        for _, row in mine[mine["significant"]].iterrows():
+            other = row["stratifier_b"] if row["stratifier_a"] == best else row["stratifier_a"]
+            if r[(row["measure"], best)] < r[(row["measure"], other)]:
+                better.setdefault(other, []).append(row["measure"])
+        worse = [o for o in g.methods if o != best and o not in better]
+        lines.append(f"- k = {k}: significantly better than " + (
+            "; ".join(f"{o} on {', '.join(ms)}" for o, ms in sorted(better.items())) or "none")
+            + (f"; not significantly better than {', '.join(worse)} on any measure." if worse else "."))
+    return lines
+
+
+def runtime_section(g: Grid) -> list[str]:
+    runtime, largest = g.runtime(), g.largest()
+    if largest not in runtime.index:
+        return []
+    row = runtime.loc[largest].sort_values()
+    sizes = runtime.rank(axis=1).mean().sort_values()
+    return ["", "## Runtime", "",
+            f"Mean seconds per split of the largest dataset, {largest} (k = {g.k_top}): "
+            + ", ".join(f"{m} {row[m]:.3g} s" for m in row.index) + ".",
+            "Fastest on average over the datasets (mean rank of the wall time): "
+            + ", ".join(f"{m} ({v:.1f})" for m, v in sizes.items()) + "."]
+
+
+def dataset_kinds_section(g: Grid) -> list[str]:
+    groups = g.ranks[(g.ranks["group"] != "all") & g.ranks["measure"].isin(GRID_MEASURES)]
+    if groups.empty:
+        return []
+    lines = ["", "## By kind of dataset", ""]
+    for group, part in groups.groupby("group", sort=False):
+        mean = part.groupby("stratifier")["average_rank"].mean().sort_values()
+        lines.append(f"- {group} ({int(part['datasets'].max())} datasets): best mean rank {mean.index[0]} "
+                     f"({mean.iloc[0]:.2f}), then {mean.index[1]} ({mean.iloc[1]:.2f}).")
+    return lines
+
+
+def in_short_section(g: Grid) -> list[str]:
+    best, overall = g.best, g.overall
+    fast = fast_choice(g)
+    lines = ["", "## In short", "",
+             f"- Use **{best}** by default: the best mean rank over the fold measures in this benchmark."]
+    if fast and fast != best:
+        lines.append(f"- Where splitting time matters on large data, **{fast}** is the fastest of the stratifiers "
+                     f"within the critical difference of {best}'s mean rank at k = {g.k_top}.")
+    lines.append(f"- Plain random k-fold ranks {list(overall.index).index('random') + 1} of {len(overall)}."
+                 if "random" in overall.index else "")
+    return lines
+
+
+def fast_choice(g: Grid) -> str | None:
+    """The fastest stratifier (on the largest dataset) whose mean rank is within the Nemenyi CD of the best's."""
+    t = g.tests[(g.tests["k"] == g.k_top) & (g.tests["group"] == "all")]
+    runtime, largest = g.runtime(), g.largest()
+    if t.empty or largest not in runtime.index:
+        return None
+    cd = float(t["critical_difference"].max())
+    close = g.overall.index[g.overall[g.k_top] <= g.overall[g.k_top].min() + cd]
+    return runtime.loc[largest, [m for m in close if m in runtime.columns]].idxmin()
+
+
+def recommendation(summary: pd.DataFrame, ranks: pd.DataFrame, tests: pd.DataFrame, pairs: pd.DataFrame,
+                   statistics: pd.DataFrame, study: str, baselines: list[str] = (), alpha: float = 0.05,
+                   synthetic: list[str] = ()) -> str:
+    """The recommendation in Markdown: overall ranks, the best per measure, the best against the others,
+    (with ``baselines``) the best against them alone (:func:`against_baselines`), runtime, dataset
+    groups, and a summary."""
+    g = Grid(summary, ranks, tests, pairs, statistics)
+    lines = overall_section(g, study) + per_measure_section(g) + best_against_others_section(g)
+    baselines = [b for b in baselines if b in g.methods and b != g.best]
+    if baselines:
+        lines += against_baselines(summary, g.best, baselines, alpha, synthetic)
+    lines += runtime_section(g) + dataset_kinds_section(g) + in_short_section(g)
+    return "\n".join(lines) + "\n"
+
+
+def against_baselines(summary: pd.DataFrame, best: str, baselines: list[str], alpha: float = 0.05,
+                      synthetic: list[str] = (), measures=("LD", "rLD", "DCP"), tolerance: float = 0.05) -> list[str]:
+    """Markdown lines: ``best`` against ``baselines`` alone, (1) Friedman/Nemenyi among these
+    methods only, per k and measure (fewer methods, a smaller critical difference than the whole
+    grid's), and (2) every (real dataset, k) where ``best``'s mean of one of ``measures`` is more than
+    ``tolerance`` above the lowest of the baselines' means."""
+    members = [best, *baselines]
+    part = summary[summary["stratifier"].isin(members) & summary["measure"].isin(GRID_MEASURES)]
+    datasets = sorted(part["dataset"].unique())
+    ranks, tests, pairs = compare(part, "mean", ["k", "measure"], {"all": datasets}, ascending=True, alpha=alpha)
+    lines = ["", f"## {best} against {', '.join(baselines)} alone", "",
+             f"Friedman and Nemenyi (α = {alpha}) among these {len(members)} stratifiers only, over the "
+             f"{len(datasets)} datasets; a measure is named where {best}'s average rank is significantly lower.", "",
+             "| k | critical difference | " + " | ".join(f"better than {b} on" for b in baselines) + " |",
+             "|---|---|" + "---|" * len(baselines)]
+    for k in sorted(part["k"].unique()):
+        r = ranks[ranks["k"] == k].set_index(["measure", "stratifier"])["average_rank"]
+        p = pairs[(pairs["k"] == k) & pairs["significant"]]
+        cells = []
+        for b in baselines:
+            mine = p[((p["stratifier_a"] == best) & (p["stratifier_b"] == b))
+                     | ((p["stratifier_a"] == b) & (p["stratifier_b"] == best))]
+            won = [m for m in GRID_MEASURES if m in set(mine["measure"]) and r[(m, best)] < r[(m, b)]]
+            cells.append(", ".join(won) or "–")
+        cd = float(tests.loc[tests["k"] == k, "critical_difference"].max())
+        lines.append(f"| {k} | {cd:.2f} | " + " | ".join(cells) + " |")
+    return lines + [""] + [gaps_line(summary, best, baselines, members, synthetic, measures, tolerance)]
+
+
+def gaps_line(summary, best, baselines, members, synthetic, measures, tolerance) -> str:
+    """Every (real dataset, k, measure) where ``best``'s mean is more than ``tolerance`` above the lowest
+    of the baselines', beside the exact-size floor."""
+    real = summary[summary["stratifier"].isin(members) & ~summary["dataset"].isin(synthetic)]
+    table = real[real["measure"].isin(measures)].pivot_table(index=["dataset", "k", "measure"], columns="stratifier",
+                                                              values="mean")
+    bound = real[real["measure"].str.endswith(" floor")].assign(measure=lambda t: t["measure"].str[:-6])
+    bound = bound.groupby(["dataset", "k", "measure"])["mean"].first()
+    lowest = table[baselines].min(axis=1)
+    gap = table[best] / lowest - 1
+    above = gap[(gap > tolerance) & (lowest > 0)].sort_index()
+
+    def floor_of(key):
+        return f"; exact-size floor {bound[key]:.4g}" if key in bound.index else ""
+
+    return (f"Where {best}'s mean {', '.join(measures)} is more than {tolerance:.0%} above the best of "
+            f"{', '.join(baselines)} on a real dataset: "
+            + ("; ".join(f"{d}, k = {k}, {m}: {table.loc[(d, k, m), best]:.4g} against "
+                         f"{table.loc[(d, k, m), baselines].idxmin()}'s {lowest[(d, k, m)]:.4g} (+{g:.0%}"
+                         f"{floor_of((d, k, m))})" for (d, k, m), g in above.items()) if len(above) else "nowhere")
+            + ". The exact-size floor is the lowest value any split with exact fold sizes can reach; below it, "
+            "a method has made some folds larger than others.")
