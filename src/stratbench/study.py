@@ -75,6 +75,15 @@ class Study:
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
     (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
     k of a fold-quality grid study, empty otherwise), ``import_paths``.
+
+    Examples
+    --------
+    >>> study = Study.checked({"study": "toy", "seed": 1, "n_splits": 3, "repeats": 2, "stratifiers": {"iterative": {}},
+    ...     "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}})
+    >>> study.results, study.dataset_file("toy"), study.shape("toy")
+    ('results/toy', 'results/toy/datasets/toy.npz', (30, 3))
+    >>> study.stratifier("iterative", n_splits=3, random_state=study.split_seed("toy", 0)).get_n_splits()
+    3
     """
 
     def __init__(self, config: dict):

@@ -93,7 +93,7 @@ rule recommendation:
         **asks("recommendation"),
     params:
         study=study.name,
-        baselines=(config.get("grid") or {}).get("baselines", []),
+        baselines=study.grid.get("baselines", []),
         alpha=study.alpha,
         synthetic=GENERATED_USED,  # the 5% check is over real datasets only
     script:

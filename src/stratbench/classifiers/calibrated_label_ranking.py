@@ -28,10 +28,9 @@ class CalibratedLabelRanking(ForestClassifier):
     --------
     >>> import numpy as np
     >>> from stratbench import classifiers
-    >>> X = np.arange(16.0).reshape(8, 2)
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> X, Y = np.arange(12.0).reshape(6, 2), np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]])
     >>> classifiers.get("clr", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
-    [[1, 0, 0], [1, 0, 0], [1, 1, 0]]
+    [[1, 0], [1, 0], [1, 1]]
     """
 
     def __init__(self, n_estimators=100, max_features="sqrt", n_jobs=1, random_state=None, soft=False,

@@ -46,10 +46,9 @@ class FastGreedyPartitioning(_Partitioned):
     --------
     >>> import numpy as np
     >>> from stratbench import classifiers
-    >>> X = np.arange(16.0).reshape(8, 2)
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> X, Y = np.arange(12.0).reshape(6, 2), np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]])
     >>> classifiers.get("fg", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
-    [[1, 0, 0], [1, 0, 0], [1, 0, 0]]
+    [[1, 0], [1, 0], [1, 0]]
     """
 
     weighted = False
@@ -63,10 +62,9 @@ class WeightedFastGreedyPartitioning(_Partitioned):
     --------
     >>> import numpy as np
     >>> from stratbench import classifiers
-    >>> X = np.arange(16.0).reshape(8, 2)
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> X, Y = np.arange(12.0).reshape(6, 2), np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]])
     >>> classifiers.get("fgw", n_estimators=5, random_state=0).fit(X, Y).predict(X[:3]).tolist()
-    [[1, 0, 0], [1, 0, 0], [1, 0, 0]]
+    [[1, 0], [1, 0], [1, 0]]
     """
 
     weighted = True

@@ -199,11 +199,10 @@ class IterativeStratification(MultilabelStratifier):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from stratbench import stratifiers
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("iterative", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [0, 1, 0, 1, 0, 1, 1, 0]
+    [0, 1, 1, 0, 1, 0]
     """
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,

@@ -203,11 +203,10 @@ class OptisplitRLD(_Optisplit):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from stratbench import stratifiers
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("optisplit_rld", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [0, 1, 1, 0, 0, 1, 0, 1]
+    [0, 1, 1, 0, 1, 0]
     """
 
     method = "rld"
@@ -219,11 +218,10 @@ class OptisplitDCP(_Optisplit):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from stratbench import stratifiers
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("optisplit_dcp", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [0, 1, 1, 0, 0, 1, 0, 1]
+    [0, 1, 1, 0, 1, 0]
     """
 
     method = "dcp"

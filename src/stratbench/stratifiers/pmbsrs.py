@@ -36,11 +36,10 @@ class PMBSRS(MultilabelStratifier):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from stratbench import stratifiers
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("pmbsrs", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [1, 1, 0, 0, 0, 1, 0, 1]
+    [0, 1, 1, 0, 0, 1]
     """
 
     equal_sizes = True

@@ -14,11 +14,10 @@ class RandomKFold(MultilabelStratifier):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from stratbench import stratifiers
-    >>> Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
+    >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("random", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [1, 1, 0, 0, 0, 1, 0, 1]
+    [1, 1, 0, 0, 1, 0]
     """
 
     equal_sizes = True
