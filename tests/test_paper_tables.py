@@ -109,16 +109,21 @@ def test_tests_table_prints_p_values_as_papers_do():
 
     tests = pd.DataFrame([dict(classifier="br", measure="subset_accuracy", group="all", datasets=6, methods=3,
                                chi2=7.0, chi2_p=0.0302, iman_davenport_F=7.0, F_df1=2, F_df2=10, F_p=0.0126,
-                               alpha=0.05, q_alpha=2.343, critical_difference=1.353),
+                               exact_p=0.0284, p=0.0284, significant=True, alpha=0.05, q_alpha=2.343,
+                               critical_difference=1.353, nemenyi_too_few=False, note="p exact (permutation)"),
                           dict(classifier="br", measure="hamming_loss", group="all", datasets=6, methods=3,
-                               chi2=12.0, chi2_p=0.00248, iman_davenport_F=np.inf, F_df1=2, F_df2=10, F_p=0.0,
-                               alpha=0.05, q_alpha=2.343, critical_difference=1.353)])
+                               chi2=12.0, chi2_p=0.00248, iman_davenport_F=np.nan, F_df1=2, F_df2=10, F_p=np.nan,
+                               exact_p=6 / 6**6, p=6 / 6**6, significant=True, alpha=0.05, q_alpha=2.343,
+                               critical_difference=1.353, nemenyi_too_few=False,
+                               note="F undefined: every dataset ranks the methods alike; p exact (permutation)")])
     t = tests_table(tests, "friedman_nemenyi", "tests", ["classifier", "measure"], MEASURE_LABELS)
     rows = t.blocks[0]
     assert [labels for labels, _ in rows] == [("br", "Hamming loss", "all", 6), ("br", "subset accuracy", "all", 6)]
-    assert [c.text for c in rows[0][1]] == ["3", "12.00", "0.002", "inf", "< 0.001", "1.35"]
-    assert [c.text for c in rows[1][1]] == ["3", "7.00", "0.030", "7.00", "0.013", "1.35"]
-    assert rows[1][1][4].bold  # significant at α
+    assert [c.text for c in rows[0][1]][:7] == ["3", "12.00", "0.002", "NaN", "NaN", "< 0.001", "1.35"]
+    assert [c.text for c in rows[1][1]][:7] == ["3", "7.00", "0.030", "7.00", "0.013", "0.028", "1.35"]
+    # only the p-value a comparison is judged by (here the exact one) is bold, and only below α
+    assert [c.bold for c in rows[1][1]] == [False, False, False, False, False, True, False, False]
+    assert rows[0][1][5].bold and not rows[0][1][2].bold
 
 
 def _balanced(tex: str) -> bool:

@@ -52,7 +52,9 @@ def test_friedman_equals_scipy_without_ties():
 def test_friedman_of_identical_rankings_and_of_too_few_blocks():
     table = pd.DataFrame([[0.1, 0.2, 0.3]] * 4, columns=list("abc"))
     r = friedman(table)
-    assert r.chi2 == pytest.approx(8.0) and np.isinf(r.f) and r.f_p == 0.0  # 12·4/12·(1+4+9−12) = 8
+    assert r.chi2 == pytest.approx(8.0)  # 12·4/12·(1+4+9−12) = 8
+    # F_F's denominator N(k−1) − χ²_F is 0: undefined (it was inf with p = 0), judged by the exact p: 6/6⁴
+    assert np.isnan(r.f) and np.isnan(r.f_p) and r.exact_p == pytest.approx(6 / 6**4) and r.p == r.exact_p
     assert np.isnan(friedman(table.iloc[:1]).chi2)
 
 

@@ -126,7 +126,7 @@ def test_repeated_holdout_rounds_as_scikit_learn(name):
     assert len(pairs) == 4 and len(n_test) == 91
     for train, test in pairs:
         assert len(train) + len(test) == 301 and len(np.intersect1d(train, test)) == 0
-        assert abs(len(test) - 91) <= (0 if name in EQUAL_SIZES else 18)
+        assert abs(len(test) - 91) <= (0 if name in EQUAL_SIZES else 27)  # optisplit: sizes ±30% (medical k=10: 84–129)
     assert len({test.tobytes() for _, test in pairs}) == (1 if name in DETERMINISTIC else 4)  # distinct repeats
     again = [test for _, test in stratifiers.get(name, n_splits=4, test_size=0.3, random_state=1).split(None, Y)]
     assert all(np.array_equal(a, b) for a, b in zip(again, [t for _, t in pairs]))

@@ -74,6 +74,24 @@ def test_a_finished_study_has_nothing_left_to_do(finished_runs, mirror):
     assert "Nothing to be done" in result.stdout + result.stderr
 
 
+def test_a_deleted_job_output_is_made_again_by_a_plain_run(finished_runs, mirror):
+    """The documented per-job files are targets: one deleted from a finished study is planned again
+    (and only its job); the file is put back after the dry run."""
+    results = finished_runs[0] / "results" / "tiny"
+    for rel, rule in (("folds/toy/iterative/rep1.npz", "make_folds"), ("fold_quality/toy/random/rep0.csv", "fold_quality"),
+                      ("scores/emotions/iterative/br/rep0.csv", "evaluate")):
+        path = results / rel
+        aside = path.with_name(path.name + ".aside")
+        path.rename(aside)
+        try:
+            result = run_snakemake(finished_runs[0], tiny_config(mirror), "-n", "--cores", "1")
+        finally:
+            aside.rename(path)
+        jobs = planned_jobs(result)
+        assert jobs.get(rule) == 1, (rel, jobs)
+        assert "Nothing to be done" not in result.stdout + result.stderr
+
+
 @pytest.mark.parametrize(
     "change, message",
     [
@@ -90,6 +108,10 @@ def test_a_finished_study_has_nothing_left_to_do(finished_runs, mirror):
          r"config: classifier 'br' with params \{'max_depht': 3\}: .*max_depht"),
         ({"datasets": {"mine": {"files": {"X": "nowhere/X.npy", "Y": "nowhere/Y.npy"}}}},
          r"config: dataset 'mine': no such file nowhere/X.npy"),
+        ({"classifiers": {"br": {"params": {"n_estimators": -1}}}},
+         r"config: classifier 'br' with params \{'n_estimators': -1\}: .*'n_estimators' parameter .* range \[1, inf\)"),
+        ({"study": ".."}, r"config: study: '\.\.' does not match"),
+        ({"study": "."}, r"config: study: '\.' does not match"),
     ],
 )
 def test_config_errors_stop_before_any_job_with_one_line_naming_the_key(tmp_path, mirror, change, message):

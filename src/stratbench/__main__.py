@@ -1,7 +1,12 @@
-"""Command line: ``stratbench estimate --configfile config/X.yaml [--cores N]`` (or ``python -m stratbench …``).
+"""Command line (or ``python -m stratbench …``):
 
-Prints the study's cost (CPU hours per dataset × classifier, the fold jobs, a total line with the wall
-time on N cores) from a short calibration on this machine, and writes it under
+``stratbench check --configfile config/X.yaml`` reads and checks a study as the workflow does before any
+job (YAML syntax with the file, line and column of an error; the schema; datasets, methods and their
+parameters) and prints what it would run.
+
+``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
+dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
+calibration on this machine, and writes it under
 ``results/<study>/estimate/``: ``summary.{csv,md}``, ``jobs.csv`` (every job: threads, CPU and wall
 seconds, memory; the workflow's rules read their ``mem_mb`` and ``runtime`` from it) and
 ``calibration.json``.
@@ -46,6 +51,19 @@ def _estimate(args) -> int:
     return 0
 
 
+def _check(args) -> int:
+    from stratbench._snakemake import use_import_paths
+    from stratbench.study import Study, read_config
+
+    config = read_config(args.configfile)
+    use_import_paths(config.get("import_paths"))
+    study = Study.checked(config)
+    print(f"{args.configfile}: study {study.name!r} is valid: {len(study.datasets)} datasets, "
+          f"{len(study.stratifiers)} stratifiers, {len(study.classifiers)} classifiers, {study.n_splits}-fold CV "
+          f"× {len(study.repeats)} repeats; outputs in {study.results}/")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="stratbench", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -55,9 +73,11 @@ def main(argv=None) -> int:
     est.add_argument("--samples", type=int, default=24, help="forests timed per dataset and classifier (default 24)")
     est.add_argument("--directory", default=".", help="the workflow's working directory (its resources/ cache)")
     est.add_argument("--out", help="output folder (default results/<study>/estimate)")
+    check = sub.add_parser("check", help="read and check a study without running it")
+    check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     args = parser.parse_args(argv)
     try:
-        return _estimate(args)
+        return {"estimate": _estimate, "check": _check}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -149,6 +149,15 @@ def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "") -> None:
         ax.set_title(title, fontsize="small")
 
 
+def panel_summary(t) -> str:
+    """One line for a comparison's panel: N, the Friedman p it is judged by (which one), and what N
+    cannot support (F undefined, too few datasets for Nemenyi to separate any pair)."""
+    which = "exact" if np.isfinite(t["exact_p"]) else "Iman–Davenport" if np.isfinite(t["F_p"]) else "χ²"
+    p = f"Friedman p ({which}) = {t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
+    caveat = "; N too few for Nemenyi" if bool(t.get("nemenyi_too_few", False)) else ""
+    return f"N = {int(t['datasets'])} datasets, {p}, α = {t['alpha']:g}{caveat}"
+
+
 def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str = "all",
                 labels: dict | None = None):
     """Critical-difference diagrams, one panel per measure, for one dataset group; each panel names
@@ -161,9 +170,7 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
     for ax, measure in zip(axes[:, 0], measures):
         r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
         t = tests[tests["measure"] == measure].iloc[0]
-        cd_diagram(ax, r, float(t["critical_difference"]),
-                   f"{_label(measure, labels)}: N = {int(t['datasets'])} datasets, "
-                   f"Friedman (Iman–Davenport) p = {t['F_p']:.3g}, α = {t['alpha']:g}")
+        cd_diagram(ax, r, float(t["critical_difference"]), f"{_label(measure, labels)}: {panel_summary(t)}")
     if not measures:
         axes[0, 0].text(0.5, 0.5, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
         axes[0, 0].axis("off")

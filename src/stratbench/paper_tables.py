@@ -300,12 +300,12 @@ def ranks_table(ranks: pd.DataFrame, tests: pd.DataFrame, name: str, caption: st
         index=ordered(part["measure"], labels), columns=stratifiers)
     t = tests[tests["group"] == group].set_index("measure")
     table = PaperTable(name, caption, ["measure", "N"], [*stratifiers, "Friedman p", "CD"],
-                       data=part.merge(t.reset_index()[["measure", "F_p", "critical_difference"]], on="measure"))
+                       data=part.merge(t.reset_index()[["measure", "p", "critical_difference", "note"]], on="measure"))
     block = []
     for measure in wide.index:
         values = wide.loc[measure].to_numpy()
         marks = best(values)
-        stats_cells = [Cell(pvalue(t.loc[measure, "F_p"])), Cell(number(t.loc[measure, "critical_difference"], 2))]
+        stats_cells = [Cell(pvalue(t.loc[measure, "p"])), cd_cell(t.loc[measure])]
         block.append(((labels.get(measure, measure), int(t.loc[measure, "datasets"])),
                       [*(Cell(number(v, 2), bool(k)) for v, k in zip(values, marks)), *stats_cells]))
     table.blocks.append(block)
@@ -322,15 +322,30 @@ def tests_table(tests: pd.DataFrame, name: str, caption: str, keys: list[str],
     tests = tests.assign(_order=tests["measure"].map(lambda m: rank.get(m, len(rank))))
     tests = tests.sort_values([*(k for k in keys if k != "measure"), "group", "_order", "measure"], kind="stable")
     tests = tests.drop(columns="_order").assign(measure=tests["measure"].map(lambda m: labels.get(m, m)))
-    columns = ["k", "χ²", "p (χ²)", "F", "p (F)", "CD"]
+    columns = ["k", "χ²", "p (χ²)", "F", "p (F)", "p (exact)", "CD", "note"]
     table = PaperTable(name, caption, [*keys, "group", "N"], columns, data=tests.reset_index(drop=True))
     table.blocks.append([
         ((*(row[k] for k in keys), row["group"], int(row["datasets"])),
-         [Cell(str(int(row["methods"]))), Cell(number(row["chi2"], 3)), Cell(pvalue(row["chi2_p"])),
-          Cell(number(row["iman_davenport_F"], 3)), Cell(pvalue(row["F_p"]), bold=bool(row["F_p"] < row["alpha"])),
-          Cell(number(row["critical_difference"], 3))])
+         [Cell(str(int(row["methods"]))), Cell(number(row["chi2"], 3)),
+          *(Cell(pvalue(row[c]), bold=judged_significant(row, c)) for c in ("chi2_p",)),
+          Cell(number(row["iman_davenport_F"], 3)),
+          *(Cell(pvalue(row[c]), bold=judged_significant(row, c)) for c in ("F_p", "exact_p")),
+          cd_cell(row, 3), Cell(str(row["note"]))])
         for _, row in tests.iterrows()])
     return table
+
+
+def judged_significant(row, column: str) -> bool:
+    """Whether the p-value in ``column`` is the one a comparison is judged by (:class:`stratbench.stats.Friedman`'s
+    ``p``: exact where computed, else F's, else χ²'s) and below α: the only p-value printed bold."""
+    judged = "exact_p" if np.isfinite(row["exact_p"]) else "F_p" if np.isfinite(row["F_p"]) else "chi2_p"
+    return column == judged and bool(row["p"] < row["alpha"])
+
+
+def cd_cell(row, digits: int = 2) -> Cell:
+    """The Nemenyi critical difference, marked where N is too few for any pair to differ."""
+    text = number(row["critical_difference"], digits)
+    return Cell(f"{text} (N too few)" if bool(row.get("nemenyi_too_few", False)) else text)
 
 
 _CSS = """body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:1em 0}

@@ -15,6 +15,8 @@ published ranks of Sechidis et al. 2011 from their Table 4).
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +25,7 @@ from scipy import stats
 
 RANK_COLUMNS = ["group", "stratifier", "average_rank", "datasets"]
 TEST_COLUMNS = ["group", "datasets", "methods", "chi2", "chi2_p", "iman_davenport_F", "F_df1", "F_df2", "F_p",
-                "alpha", "q_alpha", "critical_difference"]
+                "exact_p", "p", "significant", "alpha", "q_alpha", "critical_difference", "nemenyi_too_few", "note"]
 PAIR_COLUMNS = ["group", "stratifier_a", "stratifier_b", "rank_difference", "p_value", "significant"]
 
 
@@ -32,9 +34,17 @@ def block_ranks(table: pd.DataFrame, ascending: bool = True) -> pd.DataFrame:
     return table.rank(axis=1, method="average", ascending=ascending)
 
 
+EXACT_WORK = 50_000_000  # the exact permutation p is computed where a block combines at most this many pairs
+
+
 @dataclass(frozen=True)
 class Friedman:
-    """Friedman's test over N blocks and k methods, with the Iman–Davenport correction."""
+    """Friedman's test over N blocks and k methods, with the Iman–Davenport correction.
+
+    ``exact_p`` is the permutation p-value of χ²_F (NaN where its distribution is too large to
+    enumerate); ``p`` is the one to judge by: ``exact_p`` where computed, else F_F's, else χ²_F's;
+    ``note`` says why a value is NaN or which p ``p`` is.
+    """
 
     n_blocks: int
     n_methods: int
@@ -44,27 +54,86 @@ class Friedman:
     f: float
     f_df: tuple[int, int]
     f_p: float
+    exact_p: float = np.nan
+    p: float = np.nan
+    note: str = ""
 
 
-def friedman_from_ranks(average_ranks: pd.Series, n_blocks: int) -> Friedman:
-    """Friedman's χ²_F and Iman–Davenport's F_F from the average ranks of k methods over N blocks."""
+def friedman_from_ranks(average_ranks: pd.Series, n_blocks: int, ranks: np.ndarray | None = None) -> Friedman:
+    """Friedman's χ²_F and Iman–Davenport's F_F from the average ranks of k methods over N blocks, and,
+    given the N × k within-block ``ranks``, the exact permutation p of χ²_F (:func:`exact_friedman_p`).
+
+    F_F is undefined (NaN, never "p = 0") when every block ranks the methods alike: its denominator
+    N(k−1) − χ²_F is then 0 and the F distribution says nothing; the exact p does (1/k!^(N−1) at best).
+    """
     N, k = int(n_blocks), len(average_ranks)
     df = (k - 1, (k - 1) * (N - 1))
     if N < 2 or k < 2:
-        return Friedman(N, k, average_ranks, np.nan, np.nan, np.nan, df, np.nan)
+        reason = f"no test: {N} dataset{'s' * (N != 1)}" if N < 2 else "no test: fewer than 2 methods"
+        return Friedman(N, k, average_ranks, np.nan, np.nan, np.nan, df, np.nan, note=reason)
     chi2 = 12.0 * N / (k * (k + 1)) * (float(np.sum(average_ranks.to_numpy() ** 2)) - k * (k + 1) ** 2 / 4.0)
     chi2 = max(chi2, 0.0)  # rounding can leave −1e−15 when the methods tie in every block
+    chi2_p = float(stats.chi2.sf(chi2, k - 1))
     denominator = N * (k - 1) - chi2
-    f = (N - 1) * chi2 / denominator if denominator > 1e-12 else np.inf  # inf: every block ranks alike
-    return Friedman(N, k, average_ranks, chi2, float(stats.chi2.sf(chi2, k - 1)), f, df,
-                    float(stats.f.sf(f, *df)) if np.isfinite(f) else 0.0)
+    if denominator > 1e-9:
+        f = (N - 1) * chi2 / denominator
+        f_p, note = float(stats.f.sf(f, *df)), ""
+    else:
+        f, f_p, note = np.nan, np.nan, "F undefined: every dataset ranks the methods alike"
+    exact = exact_friedman_p(ranks) if ranks is not None else np.nan
+    if np.isfinite(exact):
+        p, which = exact, "p exact (permutation)"
+    elif np.isfinite(f_p):
+        p, which = f_p, "p of F (asymptotic)"
+    else:
+        p, which = chi2_p, "p of χ² (asymptotic)"
+    return Friedman(N, k, average_ranks, chi2, chi2_p, f, df, f_p, exact, p, "; ".join(filter(None, [note, which])))
+
+
+def exact_friedman_p(ranks: np.ndarray, max_work: int = EXACT_WORK) -> float:
+    """P(Σ_j R_j² ≥ observed) when each block's ranks are permuted independently and uniformly (the
+    null hypothesis of Friedman's test, conditional on each block's ties): the exact p of χ²_F, which is
+    increasing in Σ_j R_j². Computed as the distribution of the rank-sum vector, block by block; NaN
+    when the blocks could combine more than ``max_work`` (vector, permutation) pairs in all (small N·k:
+    k = 2 up to N ≈ 3,500, k = 3 up to N = 80, k = 4 up to N = 9, k = 5 up to N = 2).
+
+    >>> round(exact_friedman_p(np.array([[1, 2], [1, 2]])), 3)  # two blocks, two methods, alike: 2 of 4
+    0.5
+    """
+    ranks = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)  # averaged ties are halves
+    n, k = ranks.shape
+    radix = 2 * k * n + 1  # a rank-sum vector (doubled) as one integer in base radix
+    vectors = min(math.factorial(k) ** n, (2 * n * (k - 1) + 1) ** (k - 1))  # bounds the distinct rank-sum vectors
+    if n * vectors * math.factorial(k) > max_work or radix ** k >= 2**62:
+        return np.nan
+    place = radix ** np.arange(k, dtype=np.int64)
+    codes, probs = np.zeros(1, dtype=np.int64), np.ones(1)
+    for row in ranks:
+        orders = np.unique(np.array(list(itertools.permutations(row.tolist())), dtype=np.int64), axis=0) @ place
+        if len(codes) * len(orders) > max_work:
+            return np.nan
+        combined = (codes[:, None] + orders[None, :]).ravel()
+        codes, inverse = np.unique(combined, return_inverse=True)
+        probs = np.bincount(inverse, weights=np.repeat(probs / len(orders), len(orders)))
+    sums = (codes[:, None] // place[None, :]) % radix
+    observed = int(np.sum(ranks.sum(axis=0) ** 2))
+    return float(min(1.0, probs[(sums ** 2).sum(axis=1) >= observed].sum()))
 
 
 def friedman(table: pd.DataFrame, ascending: bool = True) -> Friedman:
     """Friedman's test on the complete blocks (rows without NaN) of a blocks × methods ``table``."""
     complete = table.dropna(how="any")
-    ranks = block_ranks(complete, ascending).mean(axis=0) if len(complete) else pd.Series(np.nan, index=table.columns)
-    return friedman_from_ranks(ranks, len(complete))
+    if not len(complete):
+        return friedman_from_ranks(pd.Series(np.nan, index=table.columns), 0)
+    ranked = block_ranks(complete, ascending)
+    return friedman_from_ranks(ranked.mean(axis=0), len(complete), ranked.to_numpy())
+
+
+def nemenyi_too_few(k: int, n_blocks: int, alpha: float = 0.05) -> bool:
+    """Whether N blocks are too few for Nemenyi's test to find any pair of k methods different: the
+    largest possible rank difference, k − 1, is below the critical difference, i.e.
+    N < q_α² k(k+1) / (6(k−1)²) (k = 2: N ≤ 3 at α = 0.05)."""
+    return k >= 2 and n_blocks >= 1 and critical_difference(k, n_blocks, alpha) > k - 1
 
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
@@ -124,10 +193,15 @@ def compare(summary: pd.DataFrame, value: str, by: list[str], groups: dict, asce
                 ranks.append({**key, "group": group, "stratifier": stratifier, "average_rank": float(rank),
                               "datasets": N})
             q = nemenyi_q(k, alpha) if k >= 2 else np.nan
+            too_few = nemenyi_too_few(k, N, alpha)
+            note = "; ".join(filter(None, [result.note, "Nemenyi: N too few for any pair to differ "
+                                           "(CD > k − 1)" if too_few else ""]))
             tests.append({**key, "group": group, "datasets": N, "methods": k, "chi2": result.chi2,
                           "chi2_p": result.chi2_p, "iman_davenport_F": result.f, "F_df1": result.f_df[0],
-                          "F_df2": result.f_df[1], "F_p": result.f_p, "alpha": alpha, "q_alpha": q,
-                          "critical_difference": q * float(np.sqrt(k * (k + 1) / (6.0 * N)))})
+                          "F_df2": result.f_df[1], "F_p": result.f_p, "exact_p": result.exact_p, "p": result.p,
+                          "significant": bool(result.p < alpha), "alpha": alpha, "q_alpha": q,
+                          "critical_difference": q * float(np.sqrt(k * (k + 1) / (6.0 * N))),
+                          "nemenyi_too_few": too_few, "note": note})
             if k >= 2:
                 p = nemenyi_pvalues(result.average_ranks, N)
                 names = list(result.average_ranks.index)

@@ -46,6 +46,25 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
     validate(config, str(schema_path))  # fills in the schema's defaults
 
 
+def read_config(path: str | Path) -> dict:
+    """The YAML study file ``path`` as a dict; a file that cannot be read, or is not YAML, stops with
+    one line naming the file, and the line and column of a syntax error."""
+    path = Path(path)
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StratbenchError(f"{path}: cannot read the study: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context = getattr(exc, "context", None)
+        raise StratbenchError(f"{path}{where}: not valid YAML: {problem}{f' ({context})' if context else ''}") from None
+    if not isinstance(config, dict):
+        raise StratbenchError(f"{path}: a study is a YAML mapping (study: …, datasets: …), not {type(config).__name__}")
+    return config
+
+
 def make_method(kind: str, name: str, spec: dict, forest: dict | None = None, **fixed):
     """The ``kind`` ("stratifier" or "classifier") of config entry ``name: spec``: class ``spec["class"]``
     (default ``name``, a registered name or a dotted path) built with ``forest`` (a classifier's study
@@ -110,12 +129,7 @@ class Study:
     @classmethod
     def load(cls, path: str | Path) -> Study:
         """The study in ``path``, validated against the schema (defaults filled in) and checked."""
-        path = Path(path)
-        try:
-            config = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise StratbenchError(f"{path}: cannot read the study: {exc}") from None
-        return cls.checked(config)
+        return cls.checked(read_config(path))
 
     @classmethod
     def checked(cls, config: dict) -> Study:
@@ -239,7 +253,12 @@ class Study:
                 if kind == "stratifier":
                     self.stratifier(name, n_splits=k, random_state=0).fold_ids(Y)
                 else:
-                    model = self.classifier(name, n_estimators=2, random_state=0)
+                    model = self.classifier(name, random_state=0)
+                    forest = model.make_forest(0) if hasattr(model, "make_forest") else None
+                    if hasattr(forest, "_validate_params"):
+                        forest._validate_params()  # the forest's own parameter constraints, n_estimators included
+                    if isinstance(getattr(model, "n_estimators", None), int) and model.n_estimators > 2:
+                        model.n_estimators = 2  # a small forest for the toy fit
                     model.fit(np.arange(len(Y), dtype=float)[:, None], Y)
         except Exception as exc:  # noqa: BLE001 - any refusal is a config error here
             message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

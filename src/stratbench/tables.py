@@ -78,8 +78,12 @@ def fold_quality_markdown(summary: pd.DataFrame) -> str:
     return f"## Fold quality: mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"
 
 
-def statistics_markdown(stats: pd.DataFrame) -> str:
-    return f"## Datasets (Sechidis et al. 2011, Table 1 columns)\n\n{stats.to_markdown(index=False, floatfmt='.4g')}\n"
+def statistics_markdown(stats: pd.DataFrame, identical: list[tuple[str, str]] = ()) -> str:
+    """Table 1's columns per dataset; below them, a warning for each pair of datasets with identical labels."""
+    warnings = "".join(f"\n**Warning:** datasets `{a}` and `{b}` have identical label matrices: they count twice in "
+                       f"every rank test and Friedman/Nemenyi test of this study.\n" for a, b in identical)
+    return (f"## Datasets (Sechidis et al. 2011, Table 1 columns)\n\n{stats.to_markdown(index=False, floatfmt='.4g')}\n"
+            + warnings)
 
 
 def runtime_markdown(rows: pd.DataFrame) -> str:

@@ -147,10 +147,28 @@ def reproduction_inputs(wildcards):
     return inputs
 
 
+def job_outputs(*kinds):
+    """Every (dataset, stratifier, repeat) job's file of each kind (config/README.md lists them): targets of
+    the study, so that one deleted from a finished study is made again by a plain run."""
+    suffix = {"folds": "npz"}
+    return [
+        f"{study.results}/{kind}/{d}/{s}/rep{r}.{suffix.get(kind, 'csv')}"
+        for kind in kinds
+        for d in study.datasets
+        for s in study.stratifiers
+        for r in study.repeats
+    ]
+
+
 def all_outputs():
     tables = f"{study.results}/tables"
     if study.grid_ks:  # a fold-quality grid study: its tables, CD diagrams and recommendation only
         return [
+            *expand(
+                f"{study.results}/grid/{{dataset}}/{{stratifier}}.csv",
+                dataset=study.datasets,
+                stratifier=study.stratifiers,
+            ),
             f"{tables}/dataset_statistics.csv",
             f"{tables}/grid_ranks.md",
             f"{study.results}/report/recommendation.md",
@@ -159,6 +177,7 @@ def all_outputs():
             ),
         ]
     outputs = [
+        *job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),
         f"{tables}/dataset_statistics.csv",
         f"{tables}/fold_quality.csv",
         f"{tables}/fold_quality_summary.md",
@@ -182,6 +201,7 @@ def all_outputs():
     if not study.classifiers:  # a fold-quality-only study
         return outputs
     return outputs + [
+        *score_files(),
         f"{tables}/scores.csv",
         f"{tables}/summary.csv",
         f"{tables}/summary.md",

@@ -3,12 +3,17 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
+import warnings
+
 from stratbench.datasets import dataset_statistics, load_dataset
-from stratbench.datasets.statistics import statistics_table
+from stratbench.datasets.statistics import identical_label_matrices, statistics_table
 from stratbench.io import write_csv, write_text
 from stratbench.tables import statistics_markdown
 
-rows = [dataset_statistics(name, load_dataset(path).Y) for name, path in zip(snakemake.params.names, snakemake.input.data)]
-table = statistics_table(rows)
+labels = {name: load_dataset(path).Y for name, path in zip(snakemake.params.names, snakemake.input.data)}
+table = statistics_table([dataset_statistics(name, Y) for name, Y in labels.items()])
+same = identical_label_matrices(labels)
+for a, b in same:
+    warnings.warn(f"datasets {a!r} and {b!r} have identical label matrices: they count twice in every rank test", stacklevel=1)
 write_csv(snakemake.output.csv, table)
-write_text(snakemake.output.md, statistics_markdown(table))
+write_text(snakemake.output.md, statistics_markdown(table, same))

@@ -63,13 +63,15 @@ def planned_jobs(output: str) -> dict[str, int]:
     return counts
 
 
-def snakefile() -> Path:
-    """The workflow's Snakefile: beside the package in a checkout, else in the working directory's."""
+def snakefile(workdir=".") -> Path:
+    """The workflow's Snakefile: beside the package in a checkout, else in the working directory's
+    (``--directory``, a stratbench checkout when the package is installed from PyPI or a wheel)."""
     for candidate in (Path(stratbench.__file__).resolve().parents[2] / "workflow" / "Snakefile",
-                      Path.cwd() / "workflow" / "Snakefile"):
+                      Path(workdir) / "workflow" / "Snakefile", Path.cwd() / "workflow" / "Snakefile"):
         if candidate.is_file():
             return candidate
-    raise StratbenchError("the estimate needs the workflow (workflow/Snakefile): run it from a stratbench checkout")
+    raise StratbenchError(f"the estimate needs the workflow (workflow/Snakefile), not found in {Path(workdir).resolve()}: "
+                          "run it in a stratbench checkout or give one with --directory")
 
 
 def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
@@ -78,7 +80,7 @@ def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
         path = Path(tmp) / "config.yaml"
         path.write_text(yaml.safe_dump(config, sort_keys=False))
         done = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--forceall", "--quiet", "rules",
-                               "--snakefile", str(snakefile()), "--directory", str(workdir), "--configfile", str(path),
+                               "--snakefile", str(snakefile(workdir)), "--directory", str(workdir), "--configfile", str(path),
                                "--workflow-profile", "none"], capture_output=True, text=True)
     planned = planned_jobs(done.stdout + done.stderr)
     if done.returncode != 0 or not planned:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,9 +33,16 @@ class MultiLabelDataset:
 
 
 def save_dataset(ds: MultiLabelDataset, path: str | os.PathLike) -> None:
-    """Cache ``ds`` in one deterministic ``.npz`` (sparse parts as CSR triplets)."""
+    """Cache ``ds`` in one deterministic ``.npz`` (sparse parts as CSR triplets); a label that is never
+    positive is warned of (no split can stratify it, and it leaves every fold's cell empty)."""
     Y = sp.csr_matrix(ds.Y, dtype=np.int8)
     Y.sort_indices()
+    never = np.flatnonzero(np.bincount(Y.indices, minlength=Y.shape[1]) == 0)
+    if len(never):
+        names = [ds.label_names[i] if i < len(ds.label_names) else str(i) for i in never[:5]]
+        warnings.warn(f"dataset {ds.name!r}: {len(never)} of {Y.shape[1]} labels are never positive "
+                      f"({', '.join(names)}{', …' if len(never) > 5 else ''}); they count as empty in every fold",
+                      UserWarning, stacklevel=2)
     arrays = dict(
         name=np.array(ds.name),
         Y_indptr=Y.indptr.astype(np.int64),

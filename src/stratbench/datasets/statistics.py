@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
@@ -35,3 +37,25 @@ def dataset_statistics(name: str, Y: sp.csr_matrix) -> dict:
 
 def statistics_table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def identical_label_matrices(matrices: dict[str, sp.spmatrix]) -> list[tuple[str, str]]:
+    """(first, later) for every dataset whose label matrix equals an earlier one's, entry for entry: such
+    a pair counts twice in every rank test, so their agreement is not evidence.
+
+    >>> identical_label_matrices({"a": sp.csr_matrix([[1, 0]]), "b": sp.csr_matrix([[0, 1]]), "c": sp.csr_matrix([[1, 0]])})
+    [('a', 'c')]
+    """
+    first: dict[tuple, str] = {}
+    pairs = []
+    for name, Y in matrices.items():
+        Y = sp.csr_matrix(Y, dtype=np.int8)
+        Y.sum_duplicates()
+        Y.eliminate_zeros()
+        digest = hashlib.sha256(Y.indptr.astype(np.int64).tobytes() + Y.indices.astype(np.int64).tobytes()).hexdigest()
+        key = (Y.shape, digest)
+        if key in first:
+            pairs.append((first[key], name))
+        else:
+            first[key] = name
+    return pairs

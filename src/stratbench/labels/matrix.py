@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 from sklearn.utils import check_array
 
@@ -22,6 +23,7 @@ def as_label_matrix(y) -> sp.csr_matrix:
     """
     if _is_label_matrix(y):
         return y
+    y = _plain(y)
     if sp.issparse(y):
         Y = sp.csr_matrix(y, copy=True)
         if Y.dtype.kind not in "biuf":
@@ -40,16 +42,50 @@ def as_label_matrix(y) -> sp.csr_matrix:
                             ensure_min_features=0, input_name="y")
         except ValueError as exc:
             raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
+        if a.dtype == np.float16:  # scipy.sparse has no float16; every 0/1 value is exact in float32
+            a = a.astype(np.float32)
         Y = sp.csr_matrix(a.reshape(len(a), -1))
     Y.sum_duplicates()
     bad = (Y.data != 0) & (Y.data != 1)
     if bad.any():
         col = int(Y.indices[np.flatnonzero(bad)[0]])
-        raise StratbenchError(f"label column {col} is not 0/1 (value {float(Y.data[bad][0]):g})")
+        raise StratbenchError(f"label column {col} is not 0/1 (value {np.format_float_positional(float(Y.data[bad][0]), trim='-')})")
     Y.eliminate_zeros()
     Y = Y.astype(np.int8)
     Y.sort_indices()
     return Y
+
+
+LABEL_SETS = ("turn it into a 0/1 matrix with sklearn.preprocessing.MultiLabelBinarizer().fit_transform(y), "
+              "or pandas.get_dummies for one categorical column")
+
+
+def _plain(y):
+    """``y`` in a form :func:`sklearn.utils.check_array` reads: a pandas sparse frame as scipy.sparse,
+    ``np.matrix`` as an array, numeric categorical columns as their values; label sets and
+    non-numeric categories stop with a message naming MultiLabelBinarizer."""
+    if isinstance(y, np.matrix):
+        return np.asarray(y)
+    if isinstance(y, (list, tuple)) and any(isinstance(r, (set, frozenset, str)) or (
+            isinstance(r, (list, tuple)) and any(isinstance(v, str) for v in r)) for r in y):
+        raise StratbenchError(f"y holds label names or label sets (strings), not a 0/1 matrix: {LABEL_SETS}")
+    if isinstance(y, pd.Series):
+        y = y.to_frame()
+    if not isinstance(y, pd.DataFrame):
+        return y
+    kinds = [type(t) for t in y.dtypes]
+    if kinds and all(k is pd.SparseDtype for k in kinds):
+        return y.sparse.to_coo()
+    columns = {}
+    for name, dtype in y.dtypes.items():
+        if isinstance(dtype, pd.SparseDtype):
+            columns[name] = y[name].sparse.to_dense()
+        elif isinstance(dtype, pd.CategoricalDtype):
+            if dtype.categories.dtype.kind not in "biuf":
+                raise StratbenchError(f"y: column {name!r} is categorical with categories "
+                                      f"{list(dtype.categories[:3])}…, not 0/1: {LABEL_SETS}")
+            columns[name] = y[name].astype(dtype.categories.dtype)
+    return pd.DataFrame({name: columns.get(name, y[name]) for name in y.columns}) if columns else y
 
 
 def _is_label_matrix(y) -> bool:

@@ -24,17 +24,38 @@ from stratbench.labels import apportion, as_label_matrix
 
 def check_random_state(random_state) -> np.random.Generator:
     """A numpy Generator from what scikit-learn accepts: None (a seed drawn from numpy's global
-    RandomState, so ``np.random.seed`` makes it reproducible), an int, a RandomState (a seed drawn
-    from it) or a Generator (used as is)."""
+    RandomState, so ``np.random.seed`` makes it reproducible), a non-negative int, a RandomState (a seed
+    drawn from it) or a Generator (used as is)."""
+    _check_random_state_value(random_state)
     if isinstance(random_state, np.random.Generator):
         return random_state
     if random_state is None:
         return np.random.default_rng(np.random.randint(0, 2**63 - 1, dtype=np.int64))
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**63 - 1, dtype=np.int64))
-    if isinstance(random_state, numbers.Integral):
-        return np.random.default_rng(int(random_state))
-    raise StratbenchError(f"random_state must be None, an int, a RandomState or a Generator, not {random_state!r}")
+    return np.random.default_rng(int(random_state))
+
+
+def _check_random_state_value(random_state) -> None:
+    if random_state is None or isinstance(random_state, (np.random.Generator, np.random.RandomState)):
+        return
+    if not isinstance(random_state, numbers.Integral) or isinstance(random_state, bool):
+        raise StratbenchError(f"random_state must be None, an int, a RandomState or a Generator, not {random_state!r}")
+    if random_state < 0:
+        raise StratbenchError(f"random_state={random_state}: a seed must be a non-negative integer")
+
+
+def _check_size(size, name: str) -> None:
+    """A holdout side as scikit-learn's shuffle splits take it: a share in (0, 1) or a count ≥ 1."""
+    if size is None:
+        return
+    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+        if size < 1:
+            raise StratbenchError(f"{name}={size}: a count of examples must be ≥ 1")
+        return
+    if isinstance(size, numbers.Real) and not isinstance(size, bool) and 0 < size < 1:
+        return
+    raise StratbenchError(f"{name} must be a share in (0, 1) or a count ≥ 1, got {size!r}")
 
 
 def holdout_sizes(n: int, test_size, train_size) -> tuple[int, int]:
@@ -105,6 +126,7 @@ class MultilabelStratifier(BaseCrossValidator):
     """
 
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1
+    seeded = True  # whether the split depends on random_state (False: the same split for every seed)
 
     def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
         self.n_splits = n_splits
@@ -112,6 +134,24 @@ class MultilabelStratifier(BaseCrossValidator):
         self.test_size = test_size
         self.train_size = train_size
         self.fold_shares = fold_shares
+        self._check_params()
+
+    def _check_params(self) -> None:
+        """What scikit-learn checks when a splitter is built (``KFold``'s n_splits, the shuffle splits'
+        sizes), so that ``get_n_splits()`` never answers an invalid value; checked again at every split,
+        after ``set_params``."""
+        least = 1 if self.holdout else 2
+        if not isinstance(self.n_splits, numbers.Integral) or isinstance(self.n_splits, bool) or self.n_splits < least:
+            raise StratbenchError(f"n_splits must be an integer ≥ {least}, got {self.n_splits!r}")
+        _check_size(self.test_size, "test_size")
+        _check_size(self.train_size, "train_size")
+        if self.fold_shares is not None:
+            if self.holdout:
+                raise StratbenchError("fold_shares is for k-fold mode; a holdout split takes test_size/train_size")
+            shares = np.asarray(self.fold_shares, dtype=float)
+            if shares.ndim != 1 or len(shares) < 2 or not np.all(np.isfinite(shares)) or np.any(shares <= 0):
+                raise StratbenchError(f"fold_shares must be ≥ 2 positive numbers, got {self.fold_shares!r}")
+        _check_random_state_value(self.random_state)
 
     @property
     def holdout(self) -> bool:
@@ -120,11 +160,8 @@ class MultilabelStratifier(BaseCrossValidator):
     def _ratios(self, n: int) -> np.ndarray:
         """Desired share of every subset (holdout: train, test[, left out]), after checking the
         parameters against the n examples."""
-        if not isinstance(self.n_splits, numbers.Integral) or self.n_splits < (1 if self.holdout else 2):
-            raise StratbenchError(f"n_splits must be an integer ≥ {1 if self.holdout else 2}, got {self.n_splits!r}")
+        self._check_params()
         if self.holdout:
-            if self.fold_shares is not None:
-                raise StratbenchError("fold_shares is for k-fold mode; a holdout split takes test_size/train_size")
             if n < 2:
                 raise StratbenchError(f"a holdout split needs at least 2 examples, got {n}")
             n_train, n_test = holdout_sizes(n, self.test_size, self.train_size)
@@ -132,8 +169,6 @@ class MultilabelStratifier(BaseCrossValidator):
             return np.array(shares)
         if self.fold_shares is not None:
             shares = np.asarray(self.fold_shares, dtype=float)
-            if shares.ndim != 1 or len(shares) < 2 or not np.all(np.isfinite(shares)) or np.any(shares <= 0):
-                raise StratbenchError(f"fold_shares must be ≥ 2 positive numbers, got {self.fold_shares!r}")
             ratios = shares / shares.sum()
         else:
             ratios = np.full(self.n_splits, 1.0 / self.n_splits)
@@ -144,16 +179,40 @@ class MultilabelStratifier(BaseCrossValidator):
     def fold_ids(self, y) -> np.ndarray:
         """The subset id of every example in row order: its test fold (0…k−1), or in holdout mode
         (the first of the ``n_splits`` splits) 0 for training, 1 for test and −1 for neither."""
-        Y = as_label_matrix(y)
+        if self.holdout:
+            return self.holdout_ids(y, repeats=1)[0]
+        Y = self._labels(y)
         return self._subset_ids(Y, self._ratios(Y.shape[0]), check_random_state(self.random_state))
 
-    def holdout_ids(self, y) -> np.ndarray:
-        """Holdout mode: the subset ids of all ``n_splits`` splits (n_splits × n; 0 train, 1 test, −1 neither)."""
+    def holdout_ids(self, y, repeats: int | None = None) -> np.ndarray:
+        """Holdout mode: the subset ids of the ``n_splits`` splits (n_splits × n; 0 train, 1 test, −1
+        neither), or of the first ``repeats``.
+
+        Every split is a draw of its own: the method runs on the rows in a fresh random order each time
+        (as iterstrat's ``MultilabelStratifiedShuffleSplit`` shuffles), so a method whose ties seldom
+        occur with two subsets (IS, SOIS) still gives independent test sets. A method that ignores its
+        seed (``seeded = False``, e.g. ``kfold``) runs in row order and repeats its one split.
+        """
         if not self.holdout:
             raise StratbenchError("holdout_ids needs test_size or train_size (holdout mode)")
-        Y = as_label_matrix(y)
+        Y = self._labels(y)
         ratios, rng = self._ratios(Y.shape[0]), check_random_state(self.random_state)
-        return np.stack([self._subset_ids(Y, ratios, rng) for _ in range(self.n_splits)])
+        draws = []
+        for _ in range(self.n_splits if repeats is None else repeats):
+            if not self.seeded:
+                draws.append(self._subset_ids(Y, ratios, rng))
+                continue
+            order = rng.permutation(Y.shape[0])
+            ids = np.empty(Y.shape[0], dtype=np.int64)
+            ids[order] = self._subset_ids(Y[order], ratios, rng)
+            draws.append(ids)
+        return np.stack(draws)
+
+    @staticmethod
+    def _labels(y) -> sp.csr_matrix:
+        if y is None:
+            raise StratbenchError("y is None: a stratifier splits by the label matrix y (n examples × L labels, 0/1)")
+        return as_label_matrix(y)
 
     def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         self._warn_rare_labels(Y, ratios)
@@ -161,6 +220,7 @@ class MultilabelStratifier(BaseCrossValidator):
         if ids.shape != (Y.shape[0],) or ids.min() < 0 or ids.max() >= len(ratios):
             raise StratbenchError(f"{type(self).__name__}._assign returned ids outside 0…{len(ratios) - 1}")
         ids = self._repair(Y, ids, ratios)
+        self._warn_far_sizes(ids, ratios)
         if self.holdout:
             ids[ids == 2] = -1
         return ids
@@ -174,6 +234,41 @@ class MultilabelStratifier(BaseCrossValidator):
                           f"{k} {'sides' if self.holdout else 'folds'} (the least populated has "
                           f"{int(positives[rare].min())}): they cannot be in every "
                           f"{'side' if self.holdout else 'test fold'}", UserWarning, stacklevel=4)
+
+    def _warn_far_sizes(self, ids: np.ndarray, ratios: np.ndarray) -> None:
+        """A UserWarning when a subset holds less than half or more than 1.5 times its desired n·r_j
+        examples (and is more than one example off): e.g. SS's last fold, or its test side for a
+        test_size of a few examples. config/README.md says how far each method's sizes may be."""
+        sizes = np.bincount(ids, minlength=len(ratios))
+        desired = len(ids) * np.asarray(ratios)
+        far = (np.abs(sizes - desired) > 1) & ((sizes < 0.5 * desired) | (sizes > 1.5 * desired))
+        if far.any():
+            j = int(np.flatnonzero(far)[0])
+            side = (["training set", "test set", "left-out rows"][j] if self.holdout else f"test fold {j}")
+            warnings.warn(f"{type(self).__name__}: the {side} holds {int(sizes[j])} examples where {desired[j]:.4g} "
+                          f"were asked (sizes {sizes.tolist()}); see 'Fold sizes' in config/README.md",
+                          UserWarning, stacklevel=4)
+
+    @staticmethod
+    def fit_sizes(Y: sp.csr_matrix, ids: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """Move examples until every subset holds ``targets[j]`` examples: one at a time, from the subset
+        furthest above its target to the one furthest below, the example whose labels the giving subset
+        holds most of (cost Σ_λ∈Y_x 1/|S_donor^λ|, a label-less example first), lowest row among equals."""
+        ids = ids.copy()
+        sizes = np.bincount(ids, minlength=len(targets))
+        targets = np.asarray(targets, dtype=np.int64)
+        while (sizes != targets).any():
+            donor, taker = int(np.argmax(sizes - targets)), int(np.argmin(sizes - targets))
+            rows = np.flatnonzero(ids == donor)
+            sub = Y[rows]
+            held = np.bincount(sub.indices, minlength=Y.shape[1]).astype(float)
+            cost = np.asarray(sub @ (1.0 / np.maximum(held, 1.0))).ravel() if sub.nnz else np.zeros(len(rows))
+            moves = min(int(sizes[donor] - targets[donor]), int(targets[taker] - sizes[taker]))
+            moved = rows[np.argsort(cost, kind="stable")[:moves]]
+            ids[moved] = taker
+            sizes[donor] -= moves
+            sizes[taker] += moves
+        return ids
 
     @staticmethod
     def _repair(Y: sp.csr_matrix, ids: np.ndarray, ratios: np.ndarray) -> np.ndarray:

@@ -23,6 +23,7 @@ class KFold(MultilabelStratifier):
     """
 
     equal_sizes = True
+    seeded = False
 
     def _assign(self, Y, ratios, rng):
         return windows(np.arange(Y.shape[0]), ratios)

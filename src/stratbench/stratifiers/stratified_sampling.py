@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from stratbench.labels import apportion
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 
@@ -57,6 +58,12 @@ def stratified_sample(Y: sp.csr_matrix, p: float, rng: np.random.Generator, epoc
 class StratifiedSampling(MultilabelStratifier):
     """SS (Merrillees & Du 2021) as a k-fold cross-validator (recursive splits) or a holdout split.
 
+    As published, SS's swaps do not keep sizes: a fold, or a test side asked to hold a few examples, can
+    end far from its share (medical, k = 10: a one-example last fold in 5 of 10 seeds; ``test_size=1`` at
+    n = 1,000: 111–172 test rows), which the base class warns of. ``exact_sizes=True`` then moves the
+    examples whose labels their subset holds most of until every subset has its share (n·r_j ± 1, the
+    sizes of :func:`stratbench.labels.apportion`); the default keeps the published algorithm.
+
     Examples
     --------
     >>> from stratbench import stratifiers
@@ -66,9 +73,10 @@ class StratifiedSampling(MultilabelStratifier):
     """
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
-                 epochs=50, swap_probability=0.1, threshold_proportion=0.1, decay=0.1):
+                 epochs=50, swap_probability=0.1, threshold_proportion=0.1, decay=0.1, exact_sizes=False):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
+        self.exact_sizes = exact_sizes
         self.epochs = epochs
         self.swap_probability = swap_probability
         self.threshold_proportion = threshold_proportion
@@ -79,6 +87,10 @@ class StratifiedSampling(MultilabelStratifier):
                                  self.threshold_proportion, self.decay)
 
     def _assign(self, Y, ratios, rng):
+        ids = self._published(Y, ratios, rng)
+        return self.fit_sizes(Y, ids, apportion(Y.shape[0], ratios)) if self.exact_sizes else ids
+
+    def _published(self, Y, ratios, rng):
         n = Y.shape[0]
         seed = int(rng.integers(0, 2**63))
         k = len(ratios)
