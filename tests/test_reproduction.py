@@ -80,7 +80,7 @@ def test_ranks_are_judged_only_over_the_papers_datasets():
     assert r[r["agrees"].isna()]["note"].str.startswith("undetermined: other datasets").all()
     lines = summary_lines(report)
     assert lines[-1] == ("Average ranks of the std: 36 of 69 cells agree (equal to the printed decimal (±0.05) where "
-                         "the group has the paper's datasets); 0 do not; 33 undetermined.")
+                         "the group has the paper's datasets); 0 differ with a named cause, 0 unexplained; 33 undetermined.")
 
 
 @pytest.mark.mirror
@@ -101,12 +101,13 @@ def test_report_text_has_a_summary_line_per_table():
     report = reproduction("sechidis2011", stats, pd.DataFrame(columns=["dataset", "stratifier", "measure", "mean", "std"]),
                           10, ["random", "iterative"], summary=as_our_summary(pub["tables4_5"]))
     lines = summary_lines(report)
-    assert lines[0].startswith("Table 1: 19 of 20 cells agree (counts equal") and lines[0].endswith("; 1 do not.")
+    assert lines[0].startswith("Table 1: 19 of 20 cells agree (counts equal")
+    assert lines[0].endswith("; 0 differ with a named cause, 1 unexplained.")
     # the published cells of random and iterative (labelset is not in this study): 102 for BR, 60 for CLR
     assert lines[1:] == ["Table 4 (BR): 102 of 102 cells agree (our mean within the published mean ± std; NaN only "
-                         "with NaN); 0 do not.",
+                         "with NaN); 0 differ with a named cause, 0 unexplained.",
                          "Table 5 (CLR): 60 of 60 cells agree (our mean within the published mean ± std; NaN only "
-                         "with NaN); 0 do not."]
+                         "with NaN); 0 differ with a named cause, 0 unexplained."]
     md = reproduction_markdown(report, "sechidis2011", "demo")
     assert "Sechidis" in md and "| Table 1 |" in md and "**no**" in md
     html = reproduction_html(report, "sechidis2011", "demo")
@@ -116,25 +117,67 @@ def test_report_text_has_a_summary_line_per_table():
 
 # --- Szymański & Kajdanowicz 2017 Table 1 and Tiittanen et al. 2021 Table 2 (issue 8) ---------------
 
-def test_szymanski_table1_both_of_our_rows_against_the_papers_and_unavailable_datasets_listed():
+def test_szymanski_table1_compares_like_with_like_and_names_the_causes():
     """emotions/sois is 0.161 ± 0.04 as printed; our repeats: 0.170 with std 0.004 (ddof 0, 10 repeats →
-    ddof 1: 0.00422): 0.009 > 2·0.00422 + 0.0005 → no; 0.165 → |0.004| ≤ 0.00893 → yes."""
-    rows = [("emotions", "sois", "pair_zero_share", 0.170, 0.004), ("emotions", "sois_skml", "pair_zero_share", 0.165, 0.004),
-            ("emotions", "sois", "pair_zero_share_std", 0.04, 0.001), ("emotions", "kfold", "pair_zero_share", 0.285, 0.0)]
+    ddof 1: 0.00422): 0.009 > 2·0.00422 + 0.0005 → no, unexplained; the deterministic 2017 labelset row
+    (std 0 over repeats) must equal the printed digits: 0.256 → yes; Sechidis's labelset (0.20) differs
+    with its cause; tmc2007-500 differs by the authors' matrix. The per-fold-rounded measure is preferred."""
+    rows = [("emotions", "sois", "pair_zero_share_2dp", 0.170, 0.004), ("emotions", "sois", "pair_zero_share", 0.9, 0.0),
+            ("emotions", "sois", "pair_zero_share_2dp_std", 0.04, 0.001),
+            ("emotions", "labelset_sklearn2017", "pair_zero_share_2dp", 0.256, 0.0),
+            ("emotions", "labelset", "pair_zero_share_2dp", 0.20, 0.001),
+            ("tmc2007-500", "kfold", "pair_zero_share_2dp", 0.237, 0.0)]
     ours = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
-    report = reproduction("szymanski2017", pd.DataFrame(), ours, 10, ["kfold", "sois", "sois_skml"])
-    judged = report[report["measure"] != ""].set_index(["stratifier", "measure"])
-    assert not judged.loc[("sois", "pair_zero_share"), "agrees"]
-    assert judged.loc[("sois_skml", "pair_zero_share"), "agrees"]
-    assert judged.loc[("sois", "pair_zero_share_std"), "agrees"]          # 0.04 printed, ours 0.04
-    assert judged.loc[("kfold", "pair_zero_share"), "agrees"]  # deterministic windows: equal to the printed digit
-    assert "scikit-multilearn's sois" in judged.loc[("sois_skml", "pair_zero_share"), "note"]
-    assert judged.loc[("sois", "pair_zero_share"), "published"] == pytest.approx(0.161)
+    report = reproduction("szymanski2017", pd.DataFrame(), ours, 10, ["kfold", "sois", "labelset", "labelset_sklearn2017"])
+    judged = report[report["measure"] != ""].set_index(["stratifier", "dataset", "measure"])
+    assert judged.loc[("sois", "emotions", "pair_zero_share_2dp"), "verdict"] == "unexplained"
+    assert judged.loc[("sois", "emotions", "pair_zero_share_2dp_std"), "verdict"] == "agrees"
+    assert judged.loc[("labelset_sklearn2017", "emotions", "pair_zero_share_2dp"), "verdict"] == "agrees"
+    assert judged.loc[("labelset", "emotions", "pair_zero_share_2dp"), "verdict"] == "differs: sechidis-labelset"
+    assert judged.loc[("kfold", "tmc2007-500", "pair_zero_share_2dp"), "verdict"] == "differs: tmc2007-matrix"
+    assert "rounded to 2 decimals, as published" in judged.loc[("sois", "emotions", "pair_zero_share_2dp"), "note"]
     missing = report.loc[report["measure"] == "", "dataset"].tolist()
     assert "mediamill" in missing and "rcv1subset3" in missing and "emotions" not in missing
     line = summary_lines(report)[0]
-    assert line.startswith("Szymański Table 1: 3 of 4 cells agree") and "; 1 do not;" in line
-    assert "datasets not available: " in line and "delicious" in line  # not in this (hand-made) study
+    assert line.startswith("Szymański Table 1: 2 of 5 cells agree (each fold's share rounded to 2 decimals")
+    assert "; 2 differ with a named cause, 1 unexplained; datasets not available: " in line
+    md = reproduction_markdown(report, "szymanski2017", "demo")
+    assert "## Causes of the cells that differ" in md and "**tmc2007-matrix** (1 cells)" in md
+
+
+@pytest.mark.mirror
+def test_the_2017_labelset_row_does_not_depend_on_row_order(mulan_cache):
+    """Evidence of the cause tmc2007-matrix: scikit-learn 0.19's StratifiedKFold on labelsets gives the
+    same per-fold shares of pairs without evidence (as a multiset) whatever the row order."""
+    from stratbench import stratifiers
+    from stratbench.fold_quality import pair_measures
+
+    Y = mulan_cache("tmc2007-500").Y
+    splitter = stratifiers.get("labelset_sklearn2017", n_splits=10)
+    first = pair_measures(Y, splitter.fold_ids(Y), 10)
+    perm = np.random.default_rng(0).permutation(Y.shape[0])
+    again = pair_measures(Y[perm], splitter.fold_ids(Y[perm]), 10)
+    assert first["pair_zero_share"] == pytest.approx(again["pair_zero_share"])
+    assert first["pair_zero_share_2dp"] == pytest.approx(0.385) and abs(0.347 - first["pair_zero_share_2dp"]) > 0.03
+
+
+@pytest.mark.mirror
+def test_the_2017_protocol_reproduces_szymanski_table1_digit_for_digit(mulan_cache, reference_dir):
+    """With each fold's share rounded to 2 decimals (half to even) before the mean and std, unshuffled
+    k-fold and scikit-learn 0.19's StratifiedKFold on labelsets print the published mean and std on 9 of
+    10 datasets (all but tmc2007-500)."""
+    from stratbench import stratifiers
+    from stratbench.fold_quality import pair_measures
+
+    pub = pd.read_csv(reference_dir / "szymanski2017_table1_pairs_without_evidence.csv", dtype=str)
+    datasets = ["bibtex", "corel5k", "delicious", "emotions", "enron", "genbase", "medical", "scene", "yeast"]
+    for dataset in datasets:
+        Y = mulan_cache(dataset).Y
+        for ours, theirs in (("kfold", "kfold"), ("labelset_sklearn2017", "labelset")):
+            q = pair_measures(Y, stratifiers.get(ours, n_splits=10).fold_ids(Y), 10)
+            row = pub[(pub.dataset == dataset) & (pub.stratification == theirs)].iloc[0]
+            assert (f"{q['pair_zero_share_2dp']:.3f}", f"{q['pair_zero_share_2dp_std']:.2f}") == (row["mean"], row["std"]), \
+                (dataset, ours)
 
 
 def test_tiittanen_table2_compares_each_method_with_its_own_row():

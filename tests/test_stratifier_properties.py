@@ -16,8 +16,9 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from stratbench import stratifiers
 
-ALL = ["random", "kfold", "labelset", "iterative", "sois", "optisplit_rld", "optisplit_dcp", "ss", "pmbsrs", "hybrid"]
-DETERMINISTIC = {"kfold"}
+ALL = ["random", "kfold", "labelset", "labelset_sklearn2017", "iterative", "sois", "optisplit_rld", "optisplit_dcp", "ss",
+       "pmbsrs", "hybrid"]
+DETERMINISTIC = {n for n in ALL if not stratifiers.resolve(n).seeded}  # kfold, labelset_sklearn2017
 EQUAL_SIZES = {"random", "kfold", "labelset", "pmbsrs", "hybrid"}
 pytestmark = pytest.mark.filterwarnings("ignore:.*fewer positives than:UserWarning")
 

@@ -27,7 +27,8 @@ def test_tables_hold_the_expected_rows(finished_runs):
     summary = pd.read_csv(tables / "summary.csv")
     assert len(summary) == 2 * 2 * 6 and set(summary["repeats"]) == {2} and set(summary["folds"]) == {3}
     quality = pd.read_csv(tables / "fold_quality.csv")
-    measures = {"ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share", "pair_zero_share_std"}
+    measures = {"ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share", "pair_zero_share_std",
+                "pair_zero_share_2dp", "pair_zero_share_2dp_std"}
     assert len(quality) == 2 * 2 * 2 * len(measures) and set(quality["measure"]) == measures
     runtime = pd.read_csv(tables / "stratifier_runtime.csv")
     assert len(runtime) == 8 and (runtime["seconds"] > 0).all() and (runtime["seconds"] < 60).all()

@@ -95,15 +95,17 @@ def _ld(sizes, counts, total, n) -> float:
 def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, float]:
     """Second-order measures of Szymański & Kajdanowicz 2017 over the co-occurring pairs E:
     LPD (LD over pairs), FLPZ (fold–pair zeros beyond the inevitable max(0, k − |D^e|)), and the
-    share of pairs with no positive example per test fold, mean and std over folds (``comb``: Y's
-    label combinations, if already made)."""
+    share of pairs with no positive example per test fold, mean and std over folds, and the same of the
+    shares rounded to 2 decimals as the paper computed them (``comb``: Y's label combinations, if already
+    made)."""
     if comb is None:
         comb = label_combinations(as_label_matrix(Y))
     folds = np.asarray(folds, dtype=np.int64)
     pairs = np.flatnonzero(comb.is_pair)
     if len(pairs) == 0:
         nan = float("nan")
-        return {"LPD": nan, "FLPZ": 0, "pair_zero_share": nan, "pair_zero_share_std": nan}
+        return {"LPD": nan, "FLPZ": 0, "pair_zero_share": nan, "pair_zero_share_std": nan,
+                "pair_zero_share_2dp": nan, "pair_zero_share_2dp_std": nan}
     sizes = np.bincount(folds, minlength=n_splits)
     counts = fold_counts(comb.row_ptr, comb.row_combos, folds, n_splits, len(comb.first))
     ld_sum, flpz, zeros = _pair_stats(counts, pairs, comb.support.astype(np.float64), sizes.astype(np.float64),
@@ -114,6 +116,10 @@ def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, f
         "FLPZ": int(flpz),
         "pair_zero_share": float(share.mean()),
         "pair_zero_share_std": float(share.std()),
+        # as Szymański & Kajdanowicz 2017 computed their Table 1: each fold's share rounded to 2 decimals
+        # (half to even, numpy.round) before the mean and the std (ddof 0)
+        "pair_zero_share_2dp": float(np.round(share, 2).mean()),
+        "pair_zero_share_2dp_std": float(np.round(share, 2).std()),
     }
 
 

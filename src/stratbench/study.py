@@ -90,7 +90,8 @@ class Study:
     """One study's config with everything derived from it once.
 
     Attributes: ``config`` (validated, defaults filled in), ``name``, ``results`` (``results/<study>``),
-    ``seed``, ``n_splits``, ``repeats`` (0 … r−1), ``threads``, ``datasets``, ``stratifiers``,
+    ``seed``, ``n_splits``, ``repeats`` (0 … r−1), ``classifier_repeats`` (the first of them, where the
+    classifiers are evaluated), ``threads``, ``datasets``, ``stratifiers``,
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
     (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
     k of a fold-quality grid study, empty otherwise), ``import_paths``.
@@ -112,6 +113,7 @@ class Study:
         self.seed = config["seed"]
         self.n_splits = config["n_splits"]
         self.repeats = list(range(config["repeats"]))
+        self.classifier_repeats = self.repeats[: config.get("classifier_repeats", config["repeats"])]
         self.threads = config.get("threads", 1)
         self.datasets = config["datasets"]
         self.stratifiers = config["stratifiers"]
@@ -154,8 +156,10 @@ class Study:
         return REGISTRIES[kind].resolve(spec.get("class", name))
 
     def split_seed(self, dataset: str, repeat: int) -> int:
-        """The seed of every stratifier's split of (dataset, repeat)."""
-        return split_seed(self.seed, dataset, repeat)
+        """The seed of every stratifier's split of (dataset, repeat): the config's ``split_seeds[repeat]``
+        (a paper's own seeds) where given, else derived from (seed, dataset, repeat)."""
+        seeds = self.config.get("split_seeds")
+        return int(seeds[repeat]) if seeds else split_seed(self.seed, dataset, repeat)
 
     # --- datasets -----------------------------------------------------------------------------------
 
@@ -237,6 +241,12 @@ class Study:
                     raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
                 if spec.get("params") or (kind == "classifier" and self.forest):
                     self._try_method(kind, name, spec)
+        if self.config.get("classifier_repeats", 0) > len(self.repeats):
+            raise StratbenchError(f"config: classifier_repeats={self.config['classifier_repeats']} is more than the "
+                                  f"{len(self.repeats)} repeats")
+        if len(self.config.get("split_seeds") or self.repeats) < len(self.repeats):
+            raise StratbenchError(f"config: split_seeds has {len(self.config['split_seeds'])} seeds for "
+                                  f"{len(self.repeats)} repeats")
         for group, members in (self.config.get("dataset_groups") or {}).items():
             unknown = sorted(set(members) - set(self.datasets))
             if unknown:

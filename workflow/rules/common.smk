@@ -81,7 +81,7 @@ def score_files():
         for c in study.classifiers
         for d in study.classifier_datasets(c)
         for s in study.stratifiers
-        for r in study.repeats
+        for r in study.classifier_repeats
     ]
 
 

@@ -119,7 +119,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                     net_s = startup + c.load_s + c.network_s
                     jobs.append(Job("network_stability", d, s, repeat=r, cpu_s=net_s, wall_s=net_s,
                                     mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
-                for name, f in c.forests.items():
+                for name, f in c.forests.items() if r in study.classifier_repeats else ():
                     jobs.append(evaluation_job(d, s, name, r, f, c, k, study.threads, startup))
     n_aggregation = sum(n for rule, n in planned.items() if kinds[rule] == "aggregate")
     jobs += [Job("aggregate", cpu_s=startup + AGGREGATION_S, wall_s=startup + AGGREGATION_S, after=("*",))

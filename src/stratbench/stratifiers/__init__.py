@@ -11,6 +11,7 @@ _REGISTRY = Registry("stratifier", [
     "stratbench.stratifiers.random_kfold",
     "stratbench.stratifiers.kfold",
     "stratbench.stratifiers.labelset",
+    "stratbench.stratifiers.labelset_sklearn2017",
     "stratbench.stratifiers.iterative",
     "stratbench.stratifiers.sois",
     "stratbench.stratifiers.optisplit",

@@ -321,6 +321,17 @@ class MultilabelStratifier(BaseCrossValidator):
         return self.n_splits
 
 
+def legacy_random_state(stratifier) -> np.random.RandomState:
+    """numpy's legacy RandomState seeded with the stratifier's integer ``random_state``: the stream of
+    ``np.random.seed(s)`` then ``np.random.shuffle`` that published experiment code draws from, without
+    touching numpy's global state (a protocol option for reproducing a paper's splits digit for digit)."""
+    seed = stratifier.random_state
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
+        raise StratbenchError(f"{type(stratifier).__name__}: the published protocol draws from np.random.seed(s): "
+                              f"random_state must be an integer, got {seed!r}")
+    return np.random.RandomState(int(seed) % 2**32)
+
+
 def windows(order: np.ndarray, ratios: np.ndarray) -> np.ndarray:
     """Subset ids for contiguous windows over ``order`` with sizes ``apportion(n, ratios)``."""
     n = len(order)

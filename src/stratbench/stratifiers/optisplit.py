@@ -169,20 +169,37 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
     return fold
 
 
+STARTS = ("seeded", "published")
+PUBLISHED_SEED = 42  # cv_balance.random_cv's default seed
+
+
 class _Optisplit(MultilabelStratifier):
+    """``start``: the initial random split, from ``random_state`` (``"seeded"``) or, as the published
+    experiments ran it, always from ``np.random.seed(42)`` (``"published"``: every run the same split)."""
+
     method = "rld"
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
-                 max_epochs=3):
+                 max_epochs=3, start="seeded"):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
         self.max_epochs = max_epochs
+        self.start = start
+
+    @property
+    def seeded(self) -> bool:
+        return self.start != "published"
 
     def _assign(self, Y, ratios, rng):
         if not isinstance(self.max_epochs, int) or self.max_epochs < 1:
             raise StratbenchError(f"max_epochs must be a positive integer, got {self.max_epochs!r}")
+        if self.start not in STARTS:
+            raise StratbenchError(f"start must be one of {STARTS}, got {self.start!r}")
         n = Y.shape[0]
-        fold = windows(rng.permutation(n), ratios)
+        # "published": optisplit() calls random_cv without a seed, which seeds 42 whatever the run's seed,
+        # so every published run started from (and ended in) the same split
+        order = np.random.RandomState(PUBLISHED_SEED).permutation(n) if self.start == "published" else rng.permutation(n)
+        fold = windows(order, ratios)
         totals = np.asarray(Y.sum(axis=0)).ravel()
         labels = np.flatnonzero((totals > 0) & (totals < n)).astype(np.int64)
         flipped = totals > 0.5 * n

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from stratbench import StratbenchError
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, windows
+from stratbench.stratifiers._base import MultilabelStratifier, legacy_random_state, windows
+
+PROTOCOLS = ("stratbench", "optisplit")
 
 
 @register("random")
 class RandomKFold(MultilabelStratifier):
     """k-fold cross-validation (or a holdout split) on randomly permuted rows; ignores the labels.
 
-    Fold sizes follow scikit-learn's ``KFold``: ⌈n/k⌉ for the first n mod k folds, ⌊n/k⌋ after.
+    Fold sizes follow scikit-learn's ``KFold``: ⌈n/k⌉ for the first n mod k folds, ⌊n/k⌋ after (the
+    sizes of ``np.array_split``). ``protocol="optisplit"`` shuffles with numpy's legacy stream of the
+    integer ``random_state`` (``np.random.seed(s)``, ``np.random.shuffle``), as the optisplit
+    experiments' ``random_cv`` (Tiittanen et al. 2021) did: their seeds 1…10 give their random rows.
 
     Examples
     --------
@@ -22,5 +28,15 @@ class RandomKFold(MultilabelStratifier):
 
     equal_sizes = True
 
+    def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
+                 protocol="stratbench"):
+        super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
+                         fold_shares=fold_shares)
+        self.protocol = protocol
+
     def _assign(self, Y, ratios, rng):
+        if self.protocol not in PROTOCOLS:
+            raise StratbenchError(f"protocol must be one of {PROTOCOLS}, got {self.protocol!r}")
+        if self.protocol == "optisplit":  # random_cv: np.random.seed(s); np.random.shuffle(arange(n)); array_split
+            return windows(legacy_random_state(self).permutation(Y.shape[0]), ratios)
         return windows(rng.permutation(Y.shape[0]), ratios)

@@ -1,0 +1,69 @@
+"""The fold-quality reproduction reports of a paper's study, computed in one process (no Snakemake):
+every dataset × stratifier × repeat split of the config, measured and summarised as the workflow does,
+then compared with the published table. Run by hand; the summary lines go in issue notes.
+
+    python benchmarks/reproduction_summary.py config/szymanski2017.yaml [--repeats R] [--skip go_cc_size]
+        [--mirror ../shared/datasets/mulan] [--out results/reproduction_summary]
+
+Prints the report's summary lines and its causes; writes the report (Markdown and CSV) under ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+from stratbench.fold_quality import fold_quality
+from stratbench.io import write_csv, write_text
+from stratbench.reproduction import reproduction, reproduction_markdown, summary_lines
+from stratbench.study import Study, read_config, timed_fold_ids
+from stratbench.tables import summarise_fold_quality
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("configfile")
+    parser.add_argument("--repeats", type=int, help="fewer repeats than the config's (the first ones)")
+    parser.add_argument("--skip", nargs="*", default=[], help="datasets to leave out")
+    parser.add_argument("--mirror", default=str(ROOT.parent / "shared" / "datasets" / "mulan"))
+    parser.add_argument("--out", default="results/reproduction_summary")
+    args = parser.parse_args()
+    config = read_config(args.configfile)
+    config["datasets"] = {d: v for d, v in config["datasets"].items() if d not in args.skip}
+    config["repeats"] = args.repeats or config["repeats"]
+    config["data"] = {**(config.get("data") or {}), "mirror": args.mirror}
+    study = Study.checked(config)
+    rows, runtime = [], []
+    for dataset in study.datasets:
+        Y = study.load_dataset(dataset).Y
+        for name in study.stratifiers:
+            start = time.perf_counter()
+            for r in study.repeats:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    splitter = study.stratifier(name, n_splits=study.n_splits, random_state=study.split_seed(dataset, r))
+                    folds, seconds = timed_fold_ids(splitter, Y)
+                runtime.append((dataset, name, r, seconds))
+                rows += [(dataset, name, r, m, float(v)) for m, v in fold_quality(Y, folds, study.n_splits).items()]
+            print(f"{dataset} {name}: {len(study.repeats)} splits in {time.perf_counter() - start:.1f} s", flush=True)
+    quality = pd.DataFrame(rows, columns=["dataset", "stratifier", "repeat", "measure", "value"])
+    seconds = pd.DataFrame(runtime, columns=["dataset", "stratifier", "repeat", "seconds"])
+    report = reproduction(study.reproduces, pd.DataFrame(), summarise_fold_quality(quality), study.n_splits,
+                          list(study.stratifiers), runtime=seconds)
+    out = Path(args.out) / study.name
+    write_csv(out / "reproduction.csv", report)
+    write_text(out / "reproduction.md", reproduction_markdown(report, study.reproduces, study.name))
+    print("\n".join(summary_lines(report)))
+    print(report["verdict"].value_counts().to_string())
+    print(f"written: {out}/reproduction.md")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

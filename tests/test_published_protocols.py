@@ -1,0 +1,139 @@
+"""The papers' protocols as published, selectable beside our faithful methods: scikit-learn 0.19's
+StratifiedKFold on labelsets (Szymański & Kajdanowicz 2017), the optisplit experiments' PMBSRS, random
+k-fold and optisplit start (Tiittanen et al. 2021), a paper's own seeds, Szymański's per-fold rounding."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.model_selection import KFold
+
+from stratbench import stratifiers
+from stratbench.fold_quality import fold_quality, pair_measures
+from stratbench.labels import as_label_matrix, labelset_ids
+from stratbench.study import Study
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def stratified_kfold_019(classes: np.ndarray, k: int) -> np.ndarray:
+    """scikit-learn 0.19's ``StratifiedKFold._make_test_folds`` (shuffle=False), restated: one unshuffled
+    KFold per class over max(count, k) positions, positions beyond the class dropped."""
+    unique, inverse = np.unique(classes, return_inverse=True)
+    per_class = [KFold(k).split(np.zeros(max(c, k))) for c in np.bincount(inverse)]
+    test_folds = np.zeros(len(classes), dtype=int)
+    for fold, splits in enumerate(zip(*per_class)):
+        for cls, (_, test) in zip(unique, splits):
+            members = test_folds[classes == cls]
+            members[test[test < len(members)]] = fold
+            test_folds[classes == cls] = members
+    return test_folds
+
+
+def test_labelset_sklearn2017_is_scikit_learn_019s_stratified_kfold_on_labelsets():
+    rng = np.random.default_rng(0)
+    compared = 0
+    for _ in range(40):
+        n, q, k = int(rng.integers(10, 150)), int(rng.integers(1, 6)), int(rng.integers(2, 11))
+        Y = (rng.random((n, q)) < rng.random()).astype(int)
+        reference = stratified_kfold_019(labelset_ids(as_label_matrix(Y)), k)
+        if np.bincount(reference, minlength=k).min() == 0:
+            continue  # 0.19 leaves that fold empty; ours then moves one example into it (guarantee 2)
+        np.testing.assert_array_equal(stratifiers.get("labelset_sklearn2017", n_splits=k).fold_ids(Y), reference)
+        compared += 1
+    assert compared >= 25
+
+
+def test_labelset_sklearn2017_piles_rare_labelsets_into_the_first_folds():
+    """Six singleton labelsets and one of four, k = 3: the singletons go to folds 0, 0, … (each its
+    own KFold over 3 positions, position 0 in fold 0); the four split 2, 1, 1."""
+    Y = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 1]] + [[1, 1, 1]] * 4)
+    folds = stratifiers.get("labelset_sklearn2017", n_splits=3).fold_ids(Y)
+    assert folds.tolist() == [0] * 6 + [0, 0, 1, 2]
+
+
+def partitioning_cv(Y: sp.csr_matrix, k: int, seed: int) -> np.ndarray:
+    """The optisplit experiments' PMBSRS restated with numpy's global legacy state, as published."""
+    state = np.random.get_state()
+    try:
+        np.random.seed(seed)
+        frequencies = np.asarray(Y.mean(axis=0)).ravel()
+        weights = np.array([np.prod([frequencies[i] for i in row]) for row in sp.lil_matrix(Y).rows])
+        folds = np.empty(Y.shape[0], dtype=int)
+        for stratum in np.array_split(np.argsort(weights), k):
+            np.random.shuffle(stratum)
+            for j, part in enumerate(np.array_split(stratum, k)):
+                folds[part] = j
+        return folds
+    finally:
+        np.random.set_state(state)
+
+
+def test_pmbsrs_optisplit_protocol_is_the_published_code_path():
+    rng = np.random.default_rng(3)
+    for seed in (1, 2, 7):
+        Y = sp.csr_matrix((rng.random((103, 6)) < 0.3).astype(int))
+        before = np.random.get_state()[1].copy()
+        ours = stratifiers.get("pmbsrs", n_splits=5, random_state=seed, protocol="optisplit").fold_ids(Y)
+        assert np.array_equal(np.random.get_state()[1], before)  # numpy's global state untouched
+        np.testing.assert_array_equal(ours, partitioning_cv(Y, 5, seed))
+        # array_split remainders: 103 = 5 strata of 21, 21, 21, 20, 20, each cut 5, 4, 4, 4, 4 or 4 × 4
+        assert np.bincount(ours).tolist() == [23, 20, 20, 20, 20]
+
+
+def test_random_optisplit_protocol_is_random_cv():
+    for seed in (1, 10):
+        order = np.arange(23)
+        np.random.RandomState(seed).shuffle(order)
+        expected = np.empty(23, dtype=int)
+        for j, part in enumerate(np.array_split(order, 5)):
+            expected[part] = j
+        ours = stratifiers.get("random", n_splits=5, random_state=seed, protocol="optisplit").fold_ids(np.zeros((23, 1)))
+        np.testing.assert_array_equal(ours, expected)
+    with pytest.raises(ValueError, match="random_state must be an integer"):
+        stratifiers.get("random", n_splits=5, protocol="optisplit").fold_ids(np.zeros((23, 1)))
+
+
+def test_optisplit_published_start_is_one_split_whatever_the_seed():
+    Y = (np.random.default_rng(1).random((80, 5)) < 0.3).astype(int)
+    a, b = (stratifiers.get("optisplit_rld", n_splits=5, random_state=s, start="published").fold_ids(Y) for s in (1, 2))
+    np.testing.assert_array_equal(a, b)
+    seeded = {stratifiers.get("optisplit_rld", n_splits=5, random_state=s).fold_ids(Y).tobytes() for s in (1, 2)}
+    assert len(seeded) == 2
+    with pytest.raises(ValueError, match="start must be one of"):
+        stratifiers.get("optisplit_dcp", n_splits=5, random_state=1, start="42").fold_ids(Y)
+
+
+@pytest.mark.mirror
+def test_published_pmbsrs_reproduces_the_delicious_row(mulan_cache):
+    """Tiittanen et al. 2021 Table 2, delicious, PMBSRS: ED 2 (1.6), LD 0.0015, DCP 0.0512, rLD 0.1525,
+    the mean of their seeds 1…10; our pmbsrs (remainders to the smallest folds) has ED 0."""
+    Y = mulan_cache("delicious").Y
+    rows = [fold_quality(Y, stratifiers.get("pmbsrs", n_splits=5, random_state=s, protocol="optisplit").fold_ids(Y), 5)
+            for s in range(1, 11)]
+    mean = {m: np.mean([r[m] for r in rows]) for m in ("ED", "LD", "DCP", "rLD")}
+    assert (f"{mean['ED']:.1f}", f"{mean['LD']:.4f}", f"{mean['DCP']:.4f}", f"{mean['rLD']:.4f}") == \
+        ("1.6", "0.0015", "0.0512", "0.1525")
+    ours = fold_quality(Y, stratifiers.get("pmbsrs", n_splits=5, random_state=1).fold_ids(Y), 5)
+    assert ours["ED"] == pytest.approx(0.0, abs=0.5)
+
+
+def test_split_seeds_give_every_stratifier_a_papers_own_seed():
+    config = {"study": "s", "seed": 5, "n_splits": 3, "repeats": 3, "stratifiers": {"random": {}},
+              "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}}
+    derived = Study.checked(dict(config)).split_seed("toy", 0)
+    study = Study.checked({**config, "split_seeds": [1, 2, 3]})
+    assert [study.split_seed("toy", r) for r in range(3)] == [1, 2, 3] and derived not in (1, 2, 3)
+    with pytest.raises(ValueError, match="split_seeds has 2 seeds for 3 repeats"):
+        Study.checked({**config, "split_seeds": [1, 2]})
+
+
+def test_pair_shares_rounded_per_fold_as_szymanski_computed_them():
+    """Pairs (0,1), (1,2), (2,3); fold 0 lacks (2,3), fold 1 lacks (1,2), fold 2 has all: shares 1/3,
+    1/3, 0 → mean 0.2222; rounded per fold 0.33, 0.33, 0 → mean 0.22, std 0.1556 (ddof 0)."""
+    Y = np.array([[1, 1, 0, 0], [0, 1, 1, 0], [1, 1, 0, 0], [0, 0, 1, 1], [1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        q = pair_measures(as_label_matrix(Y), np.array([0, 0, 1, 1, 2, 2, 2]), 3)
+    assert q["pair_zero_share"] == pytest.approx(2 / 9)
+    assert q["pair_zero_share_2dp"] == pytest.approx(0.22) and q["pair_zero_share_2dp_std"] == pytest.approx(0.155563, abs=1e-6)
