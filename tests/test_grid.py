@@ -24,7 +24,7 @@ def grid_config(mirror):
 def test_quality_grid_rows_of_one_job():
     Y = (np.random.default_rng(0).random((40, 4)) < 0.3).astype(np.int8)
     rows = quality_grid(Y, "random", {}, [2, 4], [11, 12, 13])
-    assert len(rows) == 2 * 3 * 13  # k × seeds × (10 fold measures + 2 floors + seconds)
+    assert len(rows) == 2 * 3 * 15  # k × seeds × (12 fold measures + 2 floors + seconds)
     ed = rows[(rows["measure"] == "ED")]
     floors = rows[rows["measure"] == "rLD floor"].groupby("k")["value"]
     assert (floors.nunique() == 1).all()  # one floor per k, whatever the seed
@@ -42,7 +42,7 @@ def test_grid_study_end_to_end(tmp_path, mirror):
     assert result.returncode == 0, result.stderr[-3000:]
     tables = tmp_path / "results" / "tiny" / "tables"
     rows = pd.read_csv(tables / "grid_quality.csv")
-    assert len(rows) == 3 * 3 * 2 * 2 * 13  # datasets × stratifiers × k × repeats × measures
+    assert len(rows) == 3 * 3 * 2 * 2 * 15  # datasets × stratifiers × k × repeats × measures
     ranks = pd.read_csv(tables / "grid_ranks.csv")
     all_ranks = ranks[(ranks["group"] == "all") & ranks["measure"].isin(RANKED)]
     assert set(all_ranks["k"]) == {2, 3} and all_ranks["average_rank"].between(1, 3).all()

@@ -4,16 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stratbench.reproduction import (
-    compare_cv_estimates,
-    compare_datasets,
-    compare_fold_quality,
-    published,
-    reproduction,
-    reproduction_html,
-    reproduction_markdown,
-    summary_lines,
-)
+from stratbench.papers.sechidis2011 import compare_cv_estimates, compare_datasets, compare_fold_quality
+from stratbench.reproduction import published, reproduction, reproduction_html, reproduction_markdown, summary_lines
 
 NAMES = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
 
@@ -197,3 +189,46 @@ def test_tiittanen_table2_compares_each_method_with_its_own_row():
     assert "scikit-multilearn's IS" in judged.loc[("iterative_skml", "LD"), "note"]
     line = summary_lines(report)[0]
     assert line.startswith("Tiittanen Table 2: 3 of 4 cells agree") and "CC" in line and "mediamill" in line
+
+
+# --- one module per paper (issue 17) ----------------------------------------------------------------
+
+def test_a_fourth_paper_is_one_module_and_its_csvs(tmp_path, monkeypatch):
+    """A toy paper: its CSV, criteria, comparison and a cause, registered as a module would be; the report,
+    the summary line, the causes and the config check then know it."""
+    from stratbench import papers
+    from stratbench.papers._paper import rows, within_repeats
+    from stratbench.study import Study
+
+    (tmp_path / "toy2030_table.csv").write_text("dataset,stratification,LD\nemotions,iterative,0.0300\nyeast,iterative,0.0100\n")
+
+    def compare(paper, study):
+        published_rows = paper.published()["table"]
+        ours = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
+        out = []
+        for _, row in published_rows.iterrows():
+            key = (row["dataset"], row["stratification"], "LD")
+            if key in ours.index:
+                agrees, _ = within_repeats(ours.loc[key, "mean"], ours.loc[key, "std"], int(ours.loc[key, "repeats"]), row["LD"])
+                out.append(dict(dataset=key[0], stratifier=key[1], measure="LD", ours=ours.loc[key, "mean"],
+                                published=float(row["LD"]), agrees=agrees))
+        return rows(table="Toy Table 1", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours",
+                                                                       "published", "agrees"]))
+
+    monkeypatch.setattr(papers, "_PAPERS", dict(papers._PAPERS))
+    papers.register(papers.Paper("toy2030", "A. Toy. Toy splits. 2030.", {"table": ("toy2030_table.csv", {"LD": str})},
+                                 {"Toy Table": "within 2 × our std plus half the last digit"}, compare,
+                                 causes=[papers.Cause("toy-yeast", lambda r: r["dataset"] == "yeast", "a toy reason")],
+                                 folder=tmp_path))
+    ours = pd.DataFrame([("emotions", "iterative", "LD", 0.0301, 0.0002, 5), ("yeast", "iterative", "LD", 0.05, 0.001, 5)],
+                        columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
+    report = reproduction("toy2030", pd.DataFrame(), ours, 10, ["iterative"])
+    assert report["verdict"].tolist() == ["agrees", "differs: toy-yeast"]
+    assert summary_lines(report) == ["Toy Table 1: 1 of 2 cells agree (within 2 × our std plus half the last digit); "
+                                     "1 differ with a named cause, 0 unexplained."]
+    assert "**toy-yeast** (1 cells): a toy reason" in reproduction_markdown(report, "toy2030", "demo")
+    config = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1, "stratifiers": {"iterative": {}}, "reproduces": "toy2030",
+              "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}}
+    assert Study.checked(dict(config)).reproduces == "toy2030"
+    with pytest.raises(ValueError, match="reproduces: 'toy2031' is not a paper of stratbench.papers"):
+        Study.checked({**config, "reproduces": "toy2031"})

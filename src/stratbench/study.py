@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from stratbench import StratbenchError, classifiers, stratifiers
+from stratbench import StratbenchError, classifiers, papers, stratifiers
 from stratbench.datasets import generate_synthetic, load_mulan, registry
 from stratbench.datasets import load_dataset as load_npz
 from stratbench.datasets.local import file_list, local_shape, read_local
@@ -80,7 +80,9 @@ def timed_fold_ids(splitter, Y) -> tuple[np.ndarray, float]:
     k = splitter.get_n_splits()
     warm = Y[: min(Y.shape[0], 4 * k)]
     if warm.shape[0] >= k:
-        splitter.fold_ids(warm)
+        with warnings.catch_warnings():  # a warm-up on a few rows: its sizes and rare labels say nothing
+            warnings.simplefilter("ignore")
+            splitter.fold_ids(warm)
     start = time.perf_counter()
     folds = splitter.fold_ids(Y)
     return folds, time.perf_counter() - start
@@ -241,6 +243,9 @@ class Study:
                     raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
                 if spec.get("params") or (kind == "classifier" and self.forest):
                     self._try_method(kind, name, spec)
+        if self.reproduces is not None and self.reproduces not in papers.names():
+            raise StratbenchError(f"config: reproduces: {self.reproduces!r} is not a paper of stratbench.papers "
+                                  f"({', '.join(papers.names())})")
         if self.config.get("classifier_repeats", 0) > len(self.repeats):
             raise StratbenchError(f"config: classifier_repeats={self.config['classifier_repeats']} is more than the "
                                   f"{len(self.repeats)} repeats")

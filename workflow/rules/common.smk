@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 import stratbench
-from stratbench import cost
+from stratbench import cost, papers
 from stratbench._snakemake import use_import_paths
 from stratbench.datasets import registry
 from stratbench.datasets.local import file_list as local_files
@@ -138,13 +138,13 @@ def reproduction_inputs(wildcards):
     inputs = dict(
         statistics=f"{tables}/dataset_statistics.csv",
         fold_quality=f"{tables}/fold_quality_summary.csv",
-        code=code("reproduction.py"),
+        code=code("reproduction.py", "papers"),
     )
-    if study.reproduces == "tiittanen2021":
-        inputs["runtime"] = f"{tables}/stratifier_runtime.csv"
-    if study.classifiers and study.reproduces == "sechidis2011":  # the only paper with classifier tables
-        inputs.update(summary=f"{tables}/summary.csv", ranks=f"{tables}/average_ranks.csv")
-    return inputs
+    available = dict(runtime=f"{tables}/stratifier_runtime.csv")
+    if study.classifiers:
+        available.update(summary=f"{tables}/summary.csv", ranks=f"{tables}/average_ranks.csv")
+    needs = papers.get(study.reproduces).needs  # what the paper's comparison reads beyond the two above
+    return inputs | {k: path for k, path in available.items() if k in needs}
 
 
 def job_outputs(*kinds):

@@ -1,0 +1,171 @@
+"""Sechidis, Tsoumakas & Vlahavas (ECML PKDD 2011), "On the Stratification of Multi-label Data": Table 1
+(the datasets), Table 2 (fold quality), Tables 4–5 (CV estimates of BR and CLR, mean ± std over folds) and
+the average ranks of the std. Criteria:
+
+- Table 1: counts equal; ratios equal to the printed two decimals; averages within ±1 (the paper rounds them).
+- Table 2 (one split in the paper): |ours − published| ≤ 2 × the std of ours over the repeats (ddof 1)
+  plus half a unit of the published number's last printed digit; undetermined with one repeat.
+- Tables 4–5: our mean lies within the published std of the published mean; NaN agrees with NaN only.
+- Average ranks of the std: equal to the printed decimal (|difference| ≤ 0.05), judged only where the
+  group holds the same datasets as the paper's (else undetermined).
+
+Names as the paper prints them: ``labelset`` → ``labelsets``, ``tmc2007-500`` → ``tmc2007``, ``br`` → ``BR``.
+Only stratifiers whose config key is a name below are compared (``iterative``, not
+``iterative_mulan: {class: iterative, …}``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from stratbench.papers._paper import Paper, Study, half_unit, in_paper_names, rows
+
+STRATIFIERS = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
+DATASETS = {"tmc2007-500": "tmc2007"}
+GROUPS = {"labelsets_per_example<=0.1": ["scene", "emotions", "tmc2007", "genbase", "yeast", "medical"],
+          "labelsets_per_example>=0.39": ["bibtex", "enron", "corel5k", "imageclef2010", "delicious"]}
+
+
+def compare_datasets(stats: pd.DataFrame, table1: pd.DataFrame, dataset_names: dict) -> pd.DataFrame:
+    """Table 1: every column of every dataset both have."""
+    ours = stats.assign(dataset=stats["dataset"].map(lambda d: dataset_names.get(d, d))).set_index("dataset")
+    pub = table1.set_index("dataset")
+    out = []
+    for dataset in [d for d in ours.index if d in pub.index]:
+        for column in [c for c in pub.columns if c in ours.columns]:
+            a, b = float(ours.loc[dataset, column]), float(pub.loc[dataset, column])
+            if column.endswith("_avg"):
+                agrees, note = abs(a - b) <= 1.0 + 1e-9, "printed rounded: ±1"
+            elif column == "labelsets_per_example":
+                agrees, note = abs(a - b) <= 0.005 + 1e-9, "printed to 2 decimals"
+            else:
+                agrees, note = a == b, "equal"
+            out.append(dict(dataset=dataset, measure=column, ours=a, published=b, agrees=agrees, note=note))
+    return rows(table="Table 1", **pd.DataFrame(out, columns=["dataset", "measure", "ours", "published", "agrees", "note"]))
+
+
+def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_splits: int, stratifier_names: dict,
+                         dataset_names: dict) -> pd.DataFrame:
+    """Table 2: ED, LD, FZ, FLZ of the k-fold rows when the study uses the paper's k."""
+    pub = table2[(table2["protocol"] == f"{n_splits}-fold CV")]
+    ours = in_paper_names(fold_quality, stratifier_names, dataset_names).set_index(["dataset", "stratifier", "measure"])
+    out = []
+    for _, row in pub.iterrows():
+        for measure in ("ED", "LD", "FZ", "FLZ"):
+            key = (row["dataset"], row["stratification"], measure)
+            if key not in ours.index or pd.isna(row[measure]):
+                continue
+            a, b = float(ours.loc[key, "mean"]), float(row[measure])
+            repeats = int(ours.loc[key, "repeats"]) if "repeats" in ours else 1
+            s = float(ours.loc[key, "std"]) * np.sqrt(repeats / (repeats - 1)) if repeats > 1 else np.nan
+            if repeats < 2:
+                agrees, note = pd.NA, "undetermined: one repeat, no spread"
+            else:
+                agrees = abs(a - b) <= 2 * s + half_unit(row[measure]) + 1e-12
+                note = f"within 2 std of our {repeats} repeats"
+            out.append(dict(dataset=key[0], stratifier=key[1], measure=measure, ours=a, ours_std=s, published=b,
+                            agrees=agrees, note=note))
+    return rows(table="Table 2", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
+                                                                "published", "agrees", "note"]))
+
+
+def compare_cv_estimates(summary: pd.DataFrame, tables4_5: pd.DataFrame, stratifier_names: dict,
+                         dataset_names: dict) -> pd.DataFrame:
+    """Tables 4 (BR) and 5 (CLR): our mean within the published mean ± published std."""
+    ours = in_paper_names(summary, stratifier_names, dataset_names).set_index(
+        ["classifier", "dataset", "stratifier", "measure"])
+    out = []
+    for _, row in tables4_5.iterrows():
+        key = (row["classifier"], row["dataset"], row["stratification"], row["measure"])
+        if key not in ours.index:
+            continue
+        a, s = float(ours.loc[key, "mean"]), float(ours.loc[key, "std"])
+        b, t = float(row["mean"]), float(row["std"])
+        if np.isnan(b) or np.isnan(a):
+            agrees, note = bool(np.isnan(a) and np.isnan(b)), "NaN in both" if np.isnan(a) and np.isnan(b) else "NaN in one"
+        else:
+            agrees, note = abs(a - b) <= t + 1e-12, "within the published std"
+        out.append(dict(table=f"Table {row['table']} ({row['classifier']})", classifier=row["classifier"], dataset=key[1],
+                        stratifier=key[2], measure=key[3], ours=a, ours_std=s, published=b, published_std=t,
+                        agrees=agrees, note=note))
+    frame = pd.DataFrame(out, columns=["table", "classifier", "dataset", "stratifier", "measure", "ours", "ours_std",
+                                       "published", "published_std", "agrees", "note"])
+    return rows(**frame)
+
+
+def _group_datasets(groups: dict, datasets_by_classifier: dict) -> dict:
+    """(classifier, group) → the datasets a classifier's average ranks of that group are taken over."""
+    return {(c, g): frozenset(members) & frozenset(datasets) for c, datasets in datasets_by_classifier.items()
+            for g, members in groups.items()}
+
+
+def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier_names: dict,
+                  ours_over: dict | None = None, paper_over: dict | None = None) -> pd.DataFrame:
+    """Average ranks of the std per classifier × group × measure: equal to the printed decimal, where
+    our group holds the datasets the paper's did (``ours_over``, ``paper_over``: (classifier, group) →
+    datasets, in the paper's names); else undetermined."""
+    ours = ranks[ranks["stratifier"].isin(stratifier_names)]
+    ours = ours.assign(stratifier=ours["stratifier"].map(stratifier_names), classifier=ours["classifier"].str.upper())
+    ours = ours.set_index(["classifier", "group", "measure", "stratifier"])  # ranks carry no dataset
+    out = []
+    for _, row in published_ranks.iterrows():
+        key = (row["classifier"], row["group"], row["measure"], row["stratification"])
+        if key not in ours.index:
+            continue
+        a, b = float(ours.loc[key, "average_rank"]), float(row["average_rank"])
+        n = int(ours.loc[key, "datasets"])
+        same = ours_over is None or paper_over is None or ours_over.get(key[:2]) == paper_over.get(key[:2])
+        if same:
+            agrees, note = abs(a - b) <= 0.05 + 1e-9, f"printed to 1 decimal; N={n} here"
+        else:
+            agrees, note = pd.NA, f"undetermined: other datasets ({', '.join(sorted(ours_over.get(key[:2], [])))})"
+        out.append(dict(classifier=key[0], group=key[1], measure=key[2], stratifier=key[3], ours=a, published=b,
+                        agrees=agrees, note=note))
+    frame = pd.DataFrame(out, columns=["classifier", "group", "measure", "stratifier", "ours", "published", "agrees", "note"])
+    return rows(table="Average ranks of the std", **frame)
+
+
+def compare(paper: Paper, study: Study) -> pd.DataFrame:
+    """Every comparable cell of Tables 1, 2, 4–5 and the ranks (4–5 and the ranks where the study has them)."""
+    pub = paper.published()
+    names = {s: STRATIFIERS[s] for s in study.stratifiers if s in STRATIFIERS}
+    parts = [compare_datasets(study.statistics, pub["table1"], DATASETS),
+             compare_fold_quality(study.fold_quality, pub["table2"], study.n_splits, names, DATASETS)]
+    summary, ranks = study.summary, study.ranks
+    if summary is not None and not summary.empty:
+        parts.append(compare_cv_estimates(summary, pub["tables4_5"], names, DATASETS))
+    if ranks is not None and not ranks.empty:
+        ours_over = paper_over = None
+        if study.groups is not None and summary is not None:
+            def rename(datasets):
+                return [DATASETS.get(d, d) for d in datasets]
+
+            by_classifier = {c.upper(): rename(part["dataset"].unique()) for c, part in summary.groupby("classifier")}
+            ours_over = _group_datasets({g: rename(m) for g, m in study.groups.items()}, by_classifier)
+            paper_datasets = {c: list(part["dataset"].unique()) for c, part in pub["tables4_5"].groupby("classifier")}
+            paper_groups = {**GROUPS, "all": [d for m in GROUPS.values() for d in m]}
+            paper_over = _group_datasets(paper_groups, paper_datasets)
+        parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over))
+    parts = [p for p in parts if not p.empty]
+    return pd.concat(parts, ignore_index=True) if parts else rows(table=[])
+
+
+PAPER = Paper(
+    name="sechidis2011",
+    citation="K. Sechidis, G. Tsoumakas, I. Vlahavas. On the Stratification of Multi-label Data. "
+             "ECML PKDD 2011, LNCS 6913, pp. 145–158.",
+    tables={"table1": ("sechidis2011_table1_datasets.csv", None),
+            "table2": ("sechidis2011_table2_fold_statistics.csv", {m: str for m in ("ED", "LD", "FZ", "FLZ")}),
+            "tables4_5": ("sechidis2011_tables4_5_cv_estimates.csv", None),
+            "ranks": ("sechidis2011_average_ranks_of_std.csv", None)},
+    criteria={
+        "Table 1": "counts equal, labelsets/examples to the printed 2 decimals, averages within ±1",
+        "Table 2": "within 2 × our std over repeats plus half the published last digit",
+        "Table 4": "our mean within the published mean ± std; NaN only with NaN",
+        "Table 5": "our mean within the published mean ± std; NaN only with NaN",
+        "Average ranks of the std": "equal to the printed decimal (±0.05) where the group has the paper's datasets",
+    },
+    compare=compare,
+    needs=("summary", "ranks"),
+)
