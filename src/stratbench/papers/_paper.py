@@ -118,6 +118,14 @@ def unavailable(table: str, paper_rows: pd.DataFrame, ours: set, reason: str) ->
                 agrees=[pd.NA] * len(missing), note=[reason] * len(missing))
 
 
+def table_rows(table: str, cells: list[dict], paper_rows: pd.DataFrame, present: set, reason: str) -> pd.DataFrame:
+    """One table's judged ``cells`` (dicts of dataset, stratifier, measure, ours, ours_std, published,
+    agrees, note), then a row per dataset of the paper's table that the study does not have."""
+    frame = rows(table=table, **pd.DataFrame(cells, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
+                                                            "published", "agrees", "note"]))
+    return pd.concat([frame, unavailable(table, paper_rows, present, reason)], ignore_index=True)
+
+
 def verdict(row: pd.Series, causes: list[Cause]) -> str:
     """``agrees``; ``differs: <cause>`` where a cause of the paper explains the cell; ``unexplained``;
     or ``undetermined`` (no criterion applies: one repeat, other datasets, a runtime, a missing dataset)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from stratbench.papers._paper import Cause, Paper, Study, rows, unavailable, within_repeats
+from stratbench.papers._paper import Cause, Paper, Study, table_rows, within_repeats
 
 # ours -> the paper's row: the published protocol (kfold, labelset_sklearn2017, IS, SOIS as published)
 # and beside it Sechidis's labelset and the scikit-multilearn 0.2.0 code paths
@@ -42,10 +42,7 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
                 out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure=measure, ours=a,
                                 ours_std=spread, published=float(row[column]), agrees=agrees,
                                 note=f"published {column} over folds ({how})"))
-    frame = rows(table=TABLE, **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
-                                                           "published", "agrees", "note"]))
-    missing = unavailable(TABLE, table1, set(study.fold_quality["dataset"]), UNAVAILABLE)
-    return pd.concat([frame, missing], ignore_index=True)
+    return table_rows(TABLE, out, table1, set(study.fold_quality["dataset"]), UNAVAILABLE)
 
 
 PAPER = Paper(

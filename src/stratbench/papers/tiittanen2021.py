@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench.papers._paper import Cause, Paper, Study, rows, unavailable, within_repeats
+from stratbench.papers._paper import Cause, Paper, Study, table_rows, within_repeats
 
 STRATIFIERS = {"optisplit_rld": "optisplit-rLD", "optisplit_dcp": "optisplit-DCP",
                "optisplit_rld_published": "optisplit-rLD", "optisplit_dcp_published": "optisplit-DCP",
@@ -59,10 +59,7 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
                                 ours=float(seconds.loc[(row["dataset"], ours_name)]), ours_std=np.nan,
                                 published=float(row["runtime_s"]), agrees=pd.NA,
                                 note="not judged: the authors' machine and implementation"))
-    frame = rows(table=TABLE, **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
-                                                           "published", "agrees", "note"]))
-    missing = unavailable(TABLE, table2, set(study.fold_quality["dataset"]), UNAVAILABLE)
-    return pd.concat([frame, missing], ignore_index=True)
+    return table_rows(TABLE, out, table2, set(study.fold_quality["dataset"]), UNAVAILABLE)
 
 
 PAPER = Paper(
