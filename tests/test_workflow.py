@@ -191,3 +191,17 @@ def test_study_reproduction_report(finished_study):
     assert np.allclose(table4["difference"], table4["ours"] - table4["published"])
     md = (finished_study / "results" / "tiny" / "report" / "reproduction.md").read_text()
     assert "## Summary" in md and "- Table 1: 10 of 10 cells agree" in md
+
+
+def test_one_figure_is_redrawn_from_the_tidy_tables_at_one_column(finished_study, tmp_path, capsys):
+    from stratbench.__main__ import main
+
+    for name, subject in (("rank_bars", "br"), ("critical_difference", "fold_quality"), ("std_by_stratifier", None)):
+        out = tmp_path / f"{name}.pdf"
+        assert main(["figure", name, "--configfile", str(finished_study / "config.yaml"), "--directory",
+                     str(finished_study), "--width", "one", "--out", str(out), *(["--subject", subject] if subject else [])]) == 0
+        assert out.read_bytes().startswith(b"%PDF") and "(3.5 in wide)" in capsys.readouterr().out
+    png = tmp_path / "runtime.png"
+    assert main(["figure", "runtime", "--configfile", str(finished_study / "config.yaml"), "--directory",
+                 str(finished_study), "--dpi", "150", "--out", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")

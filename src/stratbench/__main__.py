@@ -4,6 +4,9 @@
 job (YAML syntax with the file, line and column of an error; the schema; datasets, methods and their
 parameters) and prints what it would run.
 
+``stratbench figure rank_bars --configfile config/X.yaml --width one --out fig.pdf`` redraws one figure
+of a finished study from its tidy tables (the config's ``figures:`` style, the width and dpi overridden).
+
 ``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
 dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
 calibration on this machine, and writes it under
@@ -64,6 +67,57 @@ def _check(args) -> int:
     return 0
 
 
+FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime")
+
+
+def _figure(args) -> int:
+    """Redraw one figure of a finished study from its tidy tables, e.g. at one column's width."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from stratbench import figures
+    from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS
+    from stratbench.study import Study
+
+    study = Study.load(args.configfile)
+    style = figures.FigureStyle.from_config(study.config, width=args.width, dpi=args.dpi)
+    tables = Path(args.directory) / study.results / "tables"
+    subject = args.subject or (next(iter(study.classifiers), None) if args.name != "critical_difference" else None)
+    subject = subject or "fold_quality"
+
+    def read(name):
+        path = tables / name
+        if not path.is_file():
+            raise StratbenchError(f"{path}: no such table; run the study first (snakemake --cores N --configfile …)")
+        return pd.read_csv(path)
+
+    labels = FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS
+    if args.name == "std_by_stratifier":
+        fig = figures.std_by_stratifier(read("summary.csv"), subject, style)
+    elif args.name == "fold_distribution":
+        fig = figures.fold_distribution(read("scores.csv"), subject, MEASURE_LABELS, style)
+    elif args.name == "runtime":
+        fig = figures.runtime_vs_size(read("stratifier_runtime.csv"), style)
+    else:
+        quality = subject == "fold_quality"
+        ranks = read("fold_quality_ranks.csv" if quality else "average_ranks.csv")
+        tests = read("fold_quality_friedman_nemenyi.csv" if quality else "friedman_nemenyi.csv")
+        if subject != "fold_quality":
+            ranks, tests = ranks[ranks["classifier"] == subject], tests[tests["classifier"] == subject]
+        if args.name == "rank_bars":
+            fig = figures.rank_bars(ranks, f"{subject}: average ranks", labels, style)
+        else:
+            fig = figures.cd_diagrams(ranks, tests, f"{subject}: Nemenyi critical differences", labels=labels, style=style)
+    out = Path(args.out or f"{study.results}/figures/{args.name}_{subject}_{style.width:g}in.pdf")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    png, pdf = (out, None) if out.suffix == ".png" else (None, out)
+    figures.save_figure(fig, png, pdf, style)
+    print(f"written: {out} ({style.width:g} in wide)")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="stratbench", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -75,9 +129,17 @@ def main(argv=None) -> int:
     est.add_argument("--out", help="output folder (default results/<study>/estimate)")
     check = sub.add_parser("check", help="read and check a study without running it")
     check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
+    fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")
+    fig.add_argument("name", choices=FIGURES)
+    fig.add_argument("--configfile", required=True, help="the study")
+    fig.add_argument("--subject", help="a classifier, or fold_quality (ranks and CD diagrams); default the first classifier")
+    fig.add_argument("--width", help="one (3.5 in), two (7 in) or inches; default the config's figures.width")
+    fig.add_argument("--dpi", type=int, help="PNG resolution; default the config's (300)")
+    fig.add_argument("--out", help="a .pdf or .png path (default results/<study>/figures/<name>_<subject>_<width>in.pdf)")
+    fig.add_argument("--directory", default=".", help="the workflow's working directory")
     args = parser.parse_args(argv)
     try:
-        return {"estimate": _estimate, "check": _check}[args.command](args)
+        return {"estimate": _estimate, "check": _check, "figure": _figure}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

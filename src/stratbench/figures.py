@@ -1,101 +1,191 @@
 """Figures for a paper (matplotlib; PNG and vector PDF with fixed metadata).
 
-Each function returns a matplotlib Figure; :func:`save_figure` writes it. The backend is left to the
-caller (the workflow's jobs use Agg, a notebook its inline backend)."""
+Each function returns a matplotlib Figure drawn to a :class:`FigureStyle` (the config's ``figures:``
+section): a journal width (3.5 in for one column, 7 in for two), fonts in points, TrueType (Type 42)
+fonts in the PDF, 300 dpi PNGs, one colour per method that stays with it when methods are added (from
+the config's order, or the ``colours`` given), the measures' printed names of
+:mod:`stratbench.measure_table` unless ``names`` says otherwise. :func:`save_figure` writes it. The
+backend is left to the caller (the workflow's jobs use Agg, a notebook its inline backend)."""
 
 from __future__ import annotations
 
 import textwrap
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from stratbench.fold_quality import fold_label_counts
 from stratbench.io import atomic_path
+from stratbench.measure_table import MEASURES
 from stratbench.paper_tables import ordered
 
+WIDTHS = {"one": 3.5, "two": 7.0}  # inches: one and two journal columns
 
-def save_figure(fig, png_path, pdf_path) -> None:
-    """Write ``fig`` as PNG (150 dpi) and PDF, atomically, without timestamps in the PDF."""
-    with atomic_path(png_path) as tmp:
-        fig.savefig(tmp, format="png", dpi=150, bbox_inches="tight", metadata={"Software": None})
-    with atomic_path(pdf_path) as tmp:
-        fig.savefig(tmp, format="pdf", bbox_inches="tight", metadata={"CreationDate": None, "Producer": None})
+
+@dataclass(frozen=True)
+class FigureStyle:
+    """How every figure is drawn: ``width`` (inches, or "one"/"two" columns), ``dpi`` of the PNG,
+    ``font_size`` (pt), ``order`` (the methods in the config's order: the i-th
+    takes the i-th colour of tab10, so adding a method never recolours the others), ``colours``
+    (method → matplotlib colour, over the order's), ``names`` (printed names of methods and measures),
+    ``measures`` (the measures drawn; empty: all)."""
+
+    width: float = 7.0
+    dpi: int = 300
+    font_size: float = 8.0
+    order: tuple[str, ...] = ()
+    colours: dict = field(default_factory=dict)
+    names: dict = field(default_factory=dict)
+    measures: tuple[str, ...] = ()
+
+    @classmethod
+    def from_config(cls, config: dict, **override) -> FigureStyle:
+        """The style of a study: its ``figures:`` section, its stratifiers' order, then ``override``."""
+        section = {**(config.get("figures") or {}), **{k: v for k, v in override.items() if v is not None}}
+        width = section.pop("width", 7.0)
+        return cls(width=float(WIDTHS.get(width, width)), order=tuple(config.get("stratifiers") or ()),
+                   **{k: tuple(v) if isinstance(v, list) else v for k, v in section.items()})
+
+    def name(self, key: str, labels: dict | None = None) -> str:
+        """The printed name of a method or measure."""
+        if key in self.names:
+            return self.names[key]
+        if labels and key in labels:
+            return labels[key]
+        return MEASURES[key].label if key in MEASURES else str(key).replace("_", " ")
+
+    def methods(self, present) -> list[str]:
+        """The ``present`` methods in the config's order, the others after them sorted."""
+        return ordered(present, list(self.order))
+
+    def colour_map(self, present) -> dict:
+        """A colour per method: its own from ``colours``, else tab10's by its place in the config's order
+        (methods the config does not list follow it, sorted)."""
+        cmap = plt.get_cmap("tab10")
+        extra = sorted(m for m in set(present) if m not in self.order)
+        place = {m: i for i, m in enumerate([*self.order, *extra])}
+        return {m: self.colours.get(m, cmap(place[m] % 10)) for m in present}
+
+    def keep(self, measures) -> list[str]:
+        """The measures to draw: those of ``measures`` (in order) that the style lists, or all."""
+        return [m for m in measures if not self.measures or m in self.measures]
+
+    def wrap(self, text: str, inches: float | None = None, size: float | None = None) -> str:
+        """``text`` wrapped to ``inches`` (default the figure width) at ``size`` pt."""
+        chars = int((inches or self.width) * 72 / (0.6 * (size or self.font_size)))
+        return textwrap.fill(text, max(6, chars), break_long_words=False)
+
+    @contextmanager
+    def drawing(self):
+        """matplotlib settings of the figures drawn and saved inside: sizes in points, Type 42 fonts."""
+        small = self.font_size - 1
+        with mpl.rc_context({"font.size": self.font_size, "axes.titlesize": self.font_size,
+                             "axes.labelsize": self.font_size, "figure.titlesize": self.font_size + 1,
+                             "legend.fontsize": small, "legend.title_fontsize": small, "xtick.labelsize": small,
+                             "ytick.labelsize": small, "pdf.fonttype": 42, "ps.fonttype": 42,
+                             "figure.constrained_layout.use": True}):
+            yield
+
+
+DEFAULT = FigureStyle()
+
+
+def save_figure(fig, png_path, pdf_path=None, style: FigureStyle = DEFAULT) -> None:
+    """Write ``fig`` as PNG (``style.dpi``) and PDF (TrueType fonts), atomically, without timestamps in the PDF."""
+    with style.drawing():
+        if png_path:
+            with atomic_path(png_path) as tmp:
+                fig.savefig(tmp, format="png", dpi=style.dpi, metadata={"Software": None})
+        if pdf_path:
+            with atomic_path(pdf_path) as tmp:
+                fig.savefig(tmp, format="pdf", metadata={"CreationDate": None, "Producer": None})
     plt.close(fig)
 
 
-def std_by_stratifier(summary: pd.DataFrame, classifier: str):
+def _grid(n: int, style: FigureStyle, panel_width: float) -> tuple[int, int]:
+    """(rows, columns) of n panels at least ``panel_width`` inches wide."""
+    ncols = max(1, min(n, int(style.width // panel_width)))
+    return int(np.ceil(n / ncols)) or 1, ncols
+
+
+def _legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", marker: bool = False) -> None:
+    """One legend for the whole figure, below the panels, in as many columns as fit the width."""
+    names = [style.name(m) for m in colours]
+    handles = [plt.Line2D([], [], color=c, marker="o", linestyle="-") if marker else
+               plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
+    longest = max((len(n) for n in names), default=4)
+    ncols = max(1, min(len(names), int(style.width * 72 / ((longest + 4) * 0.55 * (style.font_size - 1)))))
+    fig.legend(handles, names, title=title, loc="outside lower center", ncols=ncols, frameon=False)
+
+
+def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle = DEFAULT):
     """One panel per measure: the std over folds of each stratifier (bars), grouped by dataset."""
     part = summary[summary["classifier"] == classifier]
-    measures = list(dict.fromkeys(part["measure"]))
-    stratifiers = sorted(part["stratifier"].unique())
+    measures = style.keep(ordered(part["measure"], list(MEASURES)))
+    stratifiers = style.methods(part["stratifier"])
+    colours = style.colour_map(stratifiers)
     datasets = sorted(part["dataset"].unique())
-    ncols = min(3, len(measures))
-    nrows = int(np.ceil(len(measures) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.2 * nrows), squeeze=False)
-    width = 0.8 / max(1, len(stratifiers))
-    x = np.arange(len(datasets))
-    for ax, measure in zip(axes.flat, measures):
-        table = part[part["measure"] == measure].pivot(index="dataset", columns="stratifier", values="std")
-        table = table.reindex(index=datasets, columns=stratifiers)
-        for i, s in enumerate(stratifiers):
-            ax.bar(x + (i - (len(stratifiers) - 1) / 2) * width, table[s].to_numpy(), width, label=s)
-        ax.set_title(measure.replace("_", " "))
-        ax.set_xticks(x, datasets, rotation=30, ha="right")
-        ax.set_ylabel("std over folds")
-    for ax in list(axes.flat)[len(measures):]:
-        ax.axis("off")
-    axes.flat[0].legend(title="stratifier", fontsize="small")
-    fig.suptitle(f"{classifier}: variance of the CV estimate per stratifier (lower is better)")
-    fig.tight_layout()
+    nrows, ncols = _grid(len(measures), style, 1.7)
+    with style.drawing():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 1.7 * nrows + 0.9), squeeze=False)
+        width = 0.8 / max(1, len(stratifiers))
+        x = np.arange(len(datasets))
+        for ax, measure in zip(axes.flat, measures):
+            table = part[part["measure"] == measure].pivot(index="dataset", columns="stratifier", values="std")
+            table = table.reindex(index=datasets, columns=stratifiers)
+            for i, s in enumerate(stratifiers):
+                ax.bar(x + (i - (len(stratifiers) - 1) / 2) * width, table[s].to_numpy(), width, color=colours[s])
+            ax.set_title(style.wrap(style.name(measure), style.width / ncols))
+            ax.set_xticks(x, datasets, rotation=90)
+        for ax in axes[:, 0]:
+            ax.set_ylabel("std over folds")
+        for ax in list(axes.flat)[len(measures):]:
+            ax.axis("off")
+        _legend(fig, colours, style)
+        fig.suptitle(style.wrap(f"{classifier}: std of the CV estimate over folds (lower is better)"))
     return fig
 
 
-def _label(name: str, labels: dict | None = None) -> str:
-    return (labels or {}).get(name, name.replace("_", " "))
-
-
-def _stratifier_colours(stratifiers) -> dict:
-    cmap = plt.get_cmap("tab10")
-    return {s: cmap(i % 10) for i, s in enumerate(sorted(stratifiers))}
-
-
-def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None):
+def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style: FigureStyle = DEFAULT):
     """Average rank (1 = best) per measure and stratifier, one panel per dataset group, like the
     average-rank bar charts of Szymański & Kajdanowicz 2017 (Figures 1–7). The dashed line is the
-    rank every method would get if the stratifiers did not differ, (k + 1)/2."""
+    rank every method would get if the stratifiers did not differ, (k + 1)/2; N under each measure."""
     groups = list(dict.fromkeys(ranks["group"]))
-    stratifiers = sorted(ranks["stratifier"].unique())
-    colours = _stratifier_colours(stratifiers)
-    measures = ordered(ranks["measure"], labels)
-    fig, axes = plt.subplots(len(groups), 1, figsize=(max(6.0, 0.9 * len(measures) * max(1, len(stratifiers)) / 2.5),
-                                                     3.0 * len(groups)), squeeze=False)
-    width = 0.8 / len(stratifiers)
-    for ax, group in zip(axes[:, 0], groups):
-        part = ranks[ranks["group"] == group]
-        wide = part.pivot(index="measure", columns="stratifier", values="average_rank").reindex(
-            index=[m for m in measures if m in set(part["measure"])], columns=stratifiers)
-        x = np.arange(len(wide))
-        for i, s in enumerate(stratifiers):
-            ax.bar(x + (i - (len(stratifiers) - 1) / 2) * width, wide[s].to_numpy(), width, label=s, color=colours[s])
-        ax.axhline((len(stratifiers) + 1) / 2, color="grey", linestyle="--", linewidth=0.8)
-        n = part.groupby("measure")["datasets"].first().reindex(wide.index)
-        ax.set_xticks(x, [f"{textwrap.fill(_label(m, labels), 14)}\n(N={k})" for m, k in n.items()], fontsize="small")
-        ax.set_ylabel("average rank (1 = best)")
-        ax.set_ylim(0, len(stratifiers) + 0.5)
-        ax.set_title(f"datasets: {group}", fontsize="medium")
-    axes[0, 0].legend(title="stratifier", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.suptitle(title)
-    fig.tight_layout()
+    stratifiers = style.methods(ranks["stratifier"])
+    colours = style.colour_map(stratifiers)
+    measures = style.keep(ordered(ranks["measure"], labels))
+    with style.drawing():
+        fig, axes = plt.subplots(len(groups), 1, figsize=(style.width, 1.9 * len(groups) + 1.0), squeeze=False)
+        width = 0.8 / len(stratifiers)
+        for ax, group in zip(axes[:, 0], groups):
+            part = ranks[ranks["group"] == group]
+            wide = part.pivot(index="measure", columns="stratifier", values="average_rank").reindex(
+                index=[m for m in measures if m in set(part["measure"])], columns=stratifiers)
+            x = np.arange(len(wide))
+            for i, s in enumerate(stratifiers):
+                ax.bar(x + (i - (len(stratifiers) - 1) / 2) * width, wide[s].to_numpy(), width, color=colours[s])
+            ax.axhline((len(stratifiers) + 1) / 2, color="grey", linestyle="--", linewidth=0.8)
+            n = part.groupby("measure")["datasets"].first().reindex(wide.index)
+            per_measure = 0.85 * style.width / max(1, len(wide))  # the axes' share of the width
+            ax.set_xticks(x, [f"{style.wrap(style.name(m, labels), per_measure, style.font_size - 1)}\n(N={k})"
+                              for m, k in n.items()])
+            ax.set_ylabel("average rank")
+            ax.set_ylim(0, len(stratifiers) + 0.5)
+            ax.set_title(style.wrap(f"datasets: {group}"))
+        _legend(fig, colours, style)
+        fig.suptitle(style.wrap(f"{title} (1 = best)"))
     return fig
 
 
 def nemenyi_groups(ranks: pd.Series, cd: float) -> list[tuple[str, ...]]:
     """Maximal runs of methods, in rank order, whose average ranks lie less than ``cd`` apart
     (Demšar's bars: members of a run are not significantly different by the Nemenyi test)."""
-    ordered = ranks.sort_values(kind="stable")
-    names, values = list(ordered.index), ordered.to_numpy()
+    ordered_ranks = ranks.sort_values(kind="stable")
+    names, values = list(ordered_ranks.index), ordered_ranks.to_numpy()
     groups: list[tuple[str, ...]] = []
     last_end = -1
     for i in range(len(values)):
@@ -108,45 +198,53 @@ def nemenyi_groups(ranks: pd.Series, cd: float) -> list[tuple[str, ...]]:
     return groups
 
 
-def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "") -> None:
+def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "", style: FigureStyle = DEFAULT) -> None:
     """A critical-difference diagram (Demšar 2006, Fig. 1) on ``ax``: the average ranks on an axis from
     1 (left, best) to k, each method's name joined to its rank, a bar joining methods less than CD
-    apart (not significantly different), and the CD interval above the axis."""
-    ordered = ranks.sort_values(kind="stable")
-    k = len(ordered)
+    apart (not significantly different), and the CD interval above the axis. A CD longer than the axis
+    (k − 1) is drawn to its end and marked "> k − 1": no pair can then differ."""
+    ranked = ranks.sort_values(kind="stable")
+    k = len(ranked)
     half = (k + 1) // 2
-    groups = nemenyi_groups(ordered, cd) if np.isfinite(cd) else []
+    groups = nemenyi_groups(ranked, cd) if np.isfinite(cd) else []
     rows = max(half, k - half)
+    labels = [f"{style.name(n)} ({r:.2f})" for n, r in ranked.items()]
+    # room for the names beside the axis: the longest label in axis units at this width
+    axes_inches = ax.get_position().width * ax.figure.get_figwidth()
+    label_inches = max(len(t) for t in labels) * 0.55 * (style.font_size - 1) / 72 + 0.1
+    margin = max(0.5, label_inches * (k - 1) / max(axes_inches - 2 * label_inches, 0.3 * axes_inches))
     axis_y, step = 0.0, 1.0
-    ax.set_xlim(0.3, k + 0.7)
-    ax.set_ylim(-(rows + 1.2) * step - 0.25 * len(groups), 1.6)
+    ax.set_xlim(1 - margin, k + margin)
+    ax.set_ylim(-(rows + 0.9) * step - 0.25 * len(groups), 1.9)
     ax.axis("off")
     ax.plot([1, k], [axis_y, axis_y], color="black", linewidth=1)
     for tick in range(1, k + 1):
         ax.plot([tick, tick], [axis_y, axis_y + 0.18], color="black", linewidth=1)
-        ax.text(tick, axis_y + 0.3, str(tick), ha="center", va="bottom", fontsize="small")
+        ax.text(tick, axis_y + 0.3, str(tick), ha="center", va="bottom", fontsize=style.font_size - 1)
     for half_tick in np.arange(1.5, k, 1.0):
         ax.plot([half_tick, half_tick], [axis_y, axis_y + 0.09], color="black", linewidth=0.6)
     if np.isfinite(cd):
-        ax.plot([1, 1 + cd], [1.2, 1.2], color="black", linewidth=1.5)
-        for end in (1, 1 + cd):
-            ax.plot([end, end], [1.1, 1.3], color="black", linewidth=1)
-        ax.text(1 + cd / 2, 1.32, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize="small")
+        end = 1 + min(cd, k - 1)
+        ax.plot([1, end], [1.3, 1.3], color="black", linewidth=1.5)
+        for x in (1, end):
+            ax.plot([x, x], [1.2, 1.4], color="black", linewidth=1)
+        text = f"CD = {cd:.2f}" if cd <= k - 1 else f"CD = {cd:.2f} > k − 1"
+        ax.text((1 + end) / 2, 1.45, text, ha="center", va="bottom", fontsize=style.font_size - 1)
     for g, members in enumerate(groups):
         y = axis_y - 0.35 - 0.25 * g
-        ax.plot([ordered[members[0]] - 0.03, ordered[members[-1]] + 0.03], [y, y], color="black", linewidth=2.5,
+        ax.plot([ranked[members[0]] - 0.03, ranked[members[-1]] + 0.03], [y, y], color="black", linewidth=2.5,
                 solid_capstyle="butt")
     bar_space = 0.35 + 0.25 * len(groups)
-    for i, (name, rank) in enumerate(ordered.items()):
+    for i, ((_, rank), label) in enumerate(zip(ranked.items(), labels)):
         left = i < half
         row = i if left else k - 1 - i
         y = axis_y - bar_space - (row + 0.6) * step
-        x_end = 0.5 if left else k + 0.5
+        x_end = 1 - 0.3 * margin if left else k + 0.3 * margin
         ax.plot([rank, rank, x_end], [axis_y, y, y], color="black", linewidth=0.8)
-        ax.text(x_end + (-0.05 if left else 0.05), y, f"{name} ({rank:.2f})", ha="right" if left else "left",
-                va="center", fontsize="small")
+        ax.text(x_end + (-0.03 if left else 0.03), y, label, ha="right" if left else "left", va="center",
+                fontsize=style.font_size - 1)
     if title:
-        ax.set_title(title, fontsize="small")
+        ax.set_title(style.wrap(title, axes_inches))
 
 
 def panel_summary(t) -> str:
@@ -155,126 +253,124 @@ def panel_summary(t) -> str:
     which = "exact" if np.isfinite(t["exact_p"]) else "Iman–Davenport" if np.isfinite(t["F_p"]) else "χ²"
     p = f"Friedman p ({which}) = {t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
     caveat = "; N too few for Nemenyi" if bool(t.get("nemenyi_too_few", False)) else ""
-    return f"N = {int(t['datasets'])} datasets, {p}, α = {t['alpha']:g}{caveat}"
+    dropped = t.get("dropped", "")
+    left_out = f"; without a score for every method, left out: {dropped}" if isinstance(dropped, str) and dropped else ""
+    return f"N = {int(t['datasets'])} datasets, {p}, α = {t['alpha']:g}{caveat}{left_out}"
 
 
 def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str = "all",
-                labels: dict | None = None):
-    """Critical-difference diagrams, one panel per measure, for one dataset group; each panel names
-    N, the Iman–Davenport p-value of Friedman's test and the Nemenyi CD at the test's α."""
+                labels: dict | None = None, style: FigureStyle = DEFAULT):
+    """Critical-difference diagrams, one panel per measure, for one dataset group; each panel states
+    N, the Friedman p it is judged by, the Nemenyi CD at the test's α, and what N cannot support."""
     ranks, tests = ranks[ranks["group"] == group], tests[tests["group"] == group]
-    measures = ordered(tests.loc[tests["methods"] >= 2, "measure"], labels)
+    measures = style.keep(ordered(tests.loc[tests["methods"] >= 2, "measure"], labels))
     k = int(tests["methods"].max()) if len(tests) else 2
-    height = 0.45 * (max(1, (k + 1) // 2) + 3)
-    fig, axes = plt.subplots(max(1, len(measures)), 1, figsize=(6.5, height * max(1, len(measures))), squeeze=False)
-    for ax, measure in zip(axes[:, 0], measures):
-        r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
-        t = tests[tests["measure"] == measure].iloc[0]
-        cd_diagram(ax, r, float(t["critical_difference"]), f"{_label(measure, labels)}: {panel_summary(t)}")
-    if not measures:
-        axes[0, 0].text(0.5, 0.5, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
-        axes[0, 0].axis("off")
-    fig.suptitle(title)
-    fig.tight_layout()
+    height = 0.2 * (max(1, (k + 1) // 2) + 4) + 0.35
+    with style.drawing():
+        fig, axes = plt.subplots(max(1, len(measures)), 1, figsize=(style.width, height * max(1, len(measures)) + 0.5),
+                                 squeeze=False)
+        for ax, measure in zip(axes[:, 0], measures):
+            r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
+            t = tests[tests["measure"] == measure].iloc[0]
+            cd_diagram(ax, r, float(t["critical_difference"]), f"{style.name(measure, labels)}: {panel_summary(t)}",
+                       style)
+        if not measures:
+            axes[0, 0].text(0.5, 0.5, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
+            axes[0, 0].axis("off")
+        fig.suptitle(style.wrap(title))
     return fig
 
 
-def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None = None):
+def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None = None,
+                      style: FigureStyle = DEFAULT):
     """The spread of each measure over the folds, per dataset and stratifier: every fold's value
     minus the mean of its repeat's folds (the CV estimate), as box plots. Narrow boxes = a stratifier
     whose folds agree, i.e. a low-variance estimate."""
     part = scores[scores["classifier"] == classifier].dropna(subset=["value"])
     part = part.assign(deviation=part["value"] - part.groupby(["dataset", "stratifier", "repeat", "measure"])["value"]
                        .transform("mean"))
-    measures = ordered(part["measure"], labels)
-    stratifiers = sorted(part["stratifier"].unique())
+    measures = style.keep(ordered(part["measure"], labels))
+    stratifiers = style.methods(part["stratifier"])
     datasets = sorted(part["dataset"].unique())
-    colours = _stratifier_colours(stratifiers)
-    ncols = min(2, max(1, len(measures)))
-    nrows = int(np.ceil(len(measures) / ncols)) or 1
-    fig, axes = plt.subplots(nrows, ncols, figsize=(max(5.5, 1.1 * len(datasets) * len(stratifiers) / 2) * ncols,
-                                                  3.0 * nrows), squeeze=False)
-    width = 0.8 / max(1, len(stratifiers))
-    for ax, measure in zip(axes.flat, measures):
-        m = part[part["measure"] == measure]
-        for i, s in enumerate(stratifiers):
-            data = [m.loc[(m["dataset"] == d) & (m["stratifier"] == s), "deviation"].to_numpy() for d in datasets]
-            positions = np.arange(len(datasets)) + (i - (len(stratifiers) - 1) / 2) * width
-            keep = [j for j, v in enumerate(data) if len(v)]
-            if keep:
-                box = ax.boxplot([data[j] for j in keep], positions=positions[keep], widths=width * 0.9,
-                                 patch_artist=True, showfliers=True, flierprops={"markersize": 2})
-                for patch in box["boxes"]:
-                    patch.set_facecolor(colours[s])
-                    patch.set_alpha(0.75)
-        ax.axhline(0, color="grey", linewidth=0.6)
-        ax.set_xticks(np.arange(len(datasets)), datasets, rotation=30, ha="right")
-        ax.set_title(_label(measure, labels), fontsize="medium")
-        ax.set_ylabel("fold value − CV mean")
-    for ax in list(axes.flat)[len(measures):]:
-        ax.axis("off")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colours[s], alpha=0.75) for s in stratifiers]
-    axes.flat[0].legend(handles, stratifiers, title="stratifier", fontsize="small")
-    fig.suptitle(f"{classifier}: each fold's value minus its repeat's mean, per stratifier")
-    fig.tight_layout()
+    colours = style.colour_map(stratifiers)
+    nrows, ncols = _grid(len(measures), style, 1.7)
+    with style.drawing():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 1.7 * nrows + 0.9), squeeze=False)
+        width = 0.8 / max(1, len(stratifiers))
+        for ax, measure in zip(axes.flat, measures):
+            m = part[part["measure"] == measure]
+            for i, s in enumerate(stratifiers):
+                data = [m.loc[(m["dataset"] == d) & (m["stratifier"] == s), "deviation"].to_numpy() for d in datasets]
+                positions = np.arange(len(datasets)) + (i - (len(stratifiers) - 1) / 2) * width
+                keep = [j for j, v in enumerate(data) if len(v)]
+                if keep:
+                    box = ax.boxplot([data[j] for j in keep], positions=positions[keep], widths=width * 0.9,
+                                     patch_artist=True, showfliers=True, flierprops={"markersize": 2},
+                                     medianprops={"color": "black", "linewidth": 1.0})
+                    for patch in box["boxes"]:
+                        patch.set_facecolor(colours[s])
+                        patch.set_alpha(0.75)
+            ax.axhline(0, color="grey", linewidth=0.6)
+            ax.set_xticks(np.arange(len(datasets)), datasets, rotation=90)
+            ax.set_title(style.wrap(style.name(measure, labels), style.width / ncols))
+        for ax in axes[:, 0]:
+            ax.set_ylabel("fold − CV mean")
+        for ax in list(axes.flat)[len(measures):]:
+            ax.axis("off")
+        _legend(fig, colours, style)
+        fig.suptitle(style.wrap(f"{classifier}: each fold's value minus its repeat's mean"))
     return fig
 
 
-def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str):
+def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, style: FigureStyle = DEFAULT):
     """Per stratifier: for every label and test fold, the share of the fold's examples that carry
     the label (y) against the label's share in the whole dataset (x), log–log. Perfect stratification
     lies on the diagonal; a fold without a positive of the label is drawn at the bottom edge (×)."""
-    stratifiers = list(folds_by_stratifier)
-    ncols = min(3, len(stratifiers))
-    nrows = int(np.ceil(len(stratifiers) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 3.4 * nrows), squeeze=False, sharex=True, sharey=True)
+    stratifiers = style.methods(folds_by_stratifier)
+    nrows, ncols = _grid(len(stratifiers), style, 2.3)
     n = Y.shape[0]
-    for ax, s in zip(axes.flat, stratifiers):
-        sizes, counts = fold_label_counts(Y, folds_by_stratifier[s], n_splits)
-        total = counts.sum(axis=0)
-        keep = total > 0
-        d = np.broadcast_to(total[keep] / n, counts[:, keep].shape).ravel()
-        p = (counts[:, keep] / np.maximum(sizes, 1)[:, None]).ravel()
-        floor = 0.5 * min(d.min(), p[p > 0].min() if (p > 0).any() else d.min())
-        zero = p == 0
-        ax.scatter(d[~zero], p[~zero], s=4, alpha=0.35, color="tab:blue", linewidths=0)
-        ax.scatter(d[zero], np.full(zero.sum(), floor), s=10, marker="x", color="tab:red", linewidths=0.6,
-                   label=f"no positive ({zero.sum()})")
-        lims = [floor, 1.0]
-        ax.plot(lims, lims, color="grey", linewidth=0.8)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_title(s, fontsize="medium")
-        ax.legend(fontsize="x-small", loc="upper left")
-    for ax in axes[-1, :]:
-        ax.set_xlabel("label's share of all examples")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("share in a test fold")
-    for ax in list(axes.flat)[len(stratifiers):]:
-        ax.axis("off")
-    fig.suptitle(f"{dataset}: per-label positive share in each test fold (repeat 0) vs the whole dataset")
-    fig.tight_layout()
+    with style.drawing():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 2.0 * nrows + 0.7), squeeze=False,
+                                 sharex=True, sharey=True)
+        for ax, s in zip(axes.flat, stratifiers):
+            sizes, counts = fold_label_counts(Y, folds_by_stratifier[s], n_splits)
+            total = counts.sum(axis=0)
+            keep = total > 0
+            d = np.broadcast_to(total[keep] / n, counts[:, keep].shape).ravel()
+            p = (counts[:, keep] / np.maximum(sizes, 1)[:, None]).ravel()
+            floor = 0.5 * min(d.min(), p[p > 0].min() if (p > 0).any() else d.min())
+            zero = p == 0
+            ax.scatter(d[~zero], p[~zero], s=3, alpha=0.35, color="tab:blue", linewidths=0)
+            ax.scatter(d[zero], np.full(zero.sum(), floor), s=8, marker="x", color="tab:red", linewidths=0.6)
+            ax.plot([floor, 1.0], [floor, 1.0], color="grey", linewidth=0.8)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(style.wrap(f"{style.name(s)}: {int(zero.sum())} × no positive", style.width / ncols))
+        for ax in axes[-1, :]:
+            ax.set_xlabel("share in the dataset")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("share in a test fold")
+        for ax in list(axes.flat)[len(stratifiers):]:
+            ax.axis("off")
+        fig.suptitle(style.wrap(f"{dataset}: each label's positive share per test fold (repeat 0) against the dataset"))
     return fig
 
 
-def runtime_vs_size(runtime: pd.DataFrame):
+def runtime_vs_size(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
     """The stratifiers' wall time (mean over repeats) against the dataset's size, log–log: x is the
     number of positive labels (non-zeros of Y), the quantity IS and SOIS scale with."""
     agg = runtime.groupby(["dataset", "stratifier"], sort=True).agg(
         seconds=("seconds", "mean"), nnz=("nnz", "first"), examples=("examples", "first")).reset_index()
-    colours = _stratifier_colours(agg["stratifier"].unique())
-    fig, ax = plt.subplots(figsize=(6.0, 4.2))
-    for s, part in agg.groupby("stratifier", sort=True):
-        part = part.sort_values("nnz")
-        ax.plot(part["nnz"], part["seconds"], marker="o", label=s, color=colours[s])
-    for _, row in agg.drop_duplicates("dataset").iterrows():
-        ax.annotate(row["dataset"], (row["nnz"], agg.loc[agg.dataset == row["dataset"], "seconds"].min()),
-                    textcoords="offset points", xytext=(0, -12), ha="center", fontsize="x-small", color="grey")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("dataset size: positive labels (non-zeros of Y)")
-    ax.set_ylabel("stratifier wall time (s)")
-    ax.legend(title="stratifier", fontsize="small")
-    ax.set_title("Stratifier runtime against dataset size")
-    fig.tight_layout()
+    colours = style.colour_map(style.methods(agg["stratifier"]))
+    with style.drawing():
+        fig, ax = plt.subplots(figsize=(style.width, min(0.7 * style.width, 3.6) + 0.6))
+        for s in colours:
+            part = agg[agg["stratifier"] == s].sort_values("nnz")
+            ax.plot(part["nnz"], part["seconds"], marker="o", markersize=3, color=colours[s])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("dataset size: positive labels (non-zeros of Y)")
+        ax.set_ylabel("wall time (s)")
+        _legend(fig, colours, style, marker=True)
+        fig.suptitle(style.wrap("Stratifier runtime against dataset size"))
     return fig

@@ -4,7 +4,9 @@ docs/ALGORITHMS.md §9).
 A comparison is a table of blocks (datasets, rows) × methods (stratifiers, columns) holding one
 value per cell, e.g. the std over folds of an evaluation measure. Within each block the methods are
 ranked, rank 1 = the smallest value when ``ascending`` (a std, a fold-quality measure), ties
-averaged. Blocks with a NaN in any method are dropped (listwise deletion: this reproduces the
+averaged. A block with a NaN in any method (e.g. MAP with a label absent from a test fold) is left out
+of that comparison only — that measure for that dataset, never the dataset's other measures — and named
+in the test's ``dropped`` column and note (listwise deletion per comparison: this reproduces the
 published ranks of Sechidis et al. 2011 from their Table 4).
 
 - Friedman: χ²_F = 12N/(k(k+1)) · [Σ_j R_j² − k(k+1)²/4] with k − 1 df (no tie correction, as Demšar
@@ -25,7 +27,8 @@ from scipy import stats
 
 RANK_COLUMNS = ["group", "stratifier", "average_rank", "datasets"]
 TEST_COLUMNS = ["group", "datasets", "methods", "chi2", "chi2_p", "iman_davenport_F", "F_df1", "F_df2", "F_p",
-                "exact_p", "p", "significant", "alpha", "q_alpha", "critical_difference", "nemenyi_too_few", "note"]
+                "exact_p", "p", "significant", "alpha", "q_alpha", "critical_difference", "nemenyi_too_few", "dropped",
+                "note"]
 PAIR_COLUMNS = ["group", "stratifier_a", "stratifier_b", "rank_difference", "p_value", "significant"]
 
 
@@ -184,7 +187,9 @@ def compare(summary: pd.DataFrame, value: str, by: list[str], groups: dict, asce
     for key, part in summary.groupby(by, sort=True):
         key = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         for group, members in groups.items():
-            blocks = _blocks(part, value, members).dropna(how="any")
+            blocks = _blocks(part, value, members)
+            dropped = ", ".join(map(str, blocks.index[blocks.isna().any(axis=1)]))  # left out of this comparison only
+            blocks = blocks.dropna(how="any")
             if blocks.empty:
                 continue
             result = friedman(blocks, ascending)
@@ -195,13 +200,14 @@ def compare(summary: pd.DataFrame, value: str, by: list[str], groups: dict, asce
             q = nemenyi_q(k, alpha) if k >= 2 else np.nan
             too_few = nemenyi_too_few(k, N, alpha)
             note = "; ".join(filter(None, [result.note, "Nemenyi: N too few for any pair to differ "
-                                           "(CD > k − 1)" if too_few else ""]))
+                                           "(CD > k − 1)" if too_few else "",
+                                           f"left out (a method without a value): {dropped}" if dropped else ""]))
             tests.append({**key, "group": group, "datasets": N, "methods": k, "chi2": result.chi2,
                           "chi2_p": result.chi2_p, "iman_davenport_F": result.f, "F_df1": result.f_df[0],
                           "F_df2": result.f_df[1], "F_p": result.f_p, "exact_p": result.exact_p, "p": result.p,
                           "significant": bool(result.p < alpha), "alpha": alpha, "q_alpha": q,
                           "critical_difference": q * float(np.sqrt(k * (k + 1) / (6.0 * N))),
-                          "nemenyi_too_few": too_few, "note": note})
+                          "nemenyi_too_few": too_few, "dropped": dropped, "note": note})
             if k >= 2:
                 p = nemenyi_pvalues(result.average_ranks, N)
                 names = list(result.average_ranks.index)

@@ -5,12 +5,13 @@ setup(snakemake)
 
 import pandas as pd
 
-from stratbench.figures import cd_diagrams, save_figure
+from stratbench.figures import FigureStyle, cd_diagrams, save_figure
 from stratbench.measure_table import GRID_MEASURES
 
+style = FigureStyle.from_config(snakemake.config)
 k = int(snakemake.wildcards.k)
 ranks, tests = (pd.read_csv(p) for p in (snakemake.input.ranks, snakemake.input.tests))
 ranks = ranks[(ranks["k"] == k) & ranks["measure"].isin(GRID_MEASURES)]
 tests = tests[(tests["k"] == k) & tests["measure"].isin(GRID_MEASURES)]
-save_figure(cd_diagrams(ranks, tests, f"Fold quality across datasets, k = {k}"), snakemake.output.png,
-            snakemake.output.pdf)
+fig = cd_diagrams(ranks, tests, f"Fold quality across datasets, k = {k}", style=style)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf, style)

@@ -5,6 +5,8 @@ setup(snakemake)
 
 import pandas as pd
 
-from stratbench.figures import runtime_vs_size, save_figure
+from stratbench.figures import FigureStyle, runtime_vs_size, save_figure
 
-save_figure(runtime_vs_size(pd.read_csv(snakemake.input.runtime)), snakemake.output.png, snakemake.output.pdf)
+style = FigureStyle.from_config(snakemake.config)
+fig = runtime_vs_size(pd.read_csv(snakemake.input.runtime), style)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf, style)

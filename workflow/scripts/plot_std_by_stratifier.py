@@ -5,7 +5,8 @@ setup(snakemake)
 
 import pandas as pd
 
-from stratbench.figures import save_figure, std_by_stratifier
+from stratbench.figures import FigureStyle, save_figure, std_by_stratifier
 
-fig = std_by_stratifier(pd.read_csv(snakemake.input.summary), snakemake.wildcards.classifier)
-save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+style = FigureStyle.from_config(snakemake.config)
+fig = std_by_stratifier(pd.read_csv(snakemake.input.summary), snakemake.wildcards.classifier, style)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf, style)

@@ -1,0 +1,147 @@
+"""Every figure at both journal widths (one column 3.5 in, two columns 7 in): no text overlaps another,
+nothing leaves the canvas (checked from the drawn artists' boxes); TrueType fonts in the PDF, 300 dpi
+PNGs; a method keeps its colour when another is added; the config's ``figures:`` section."""
+import itertools
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
+
+from stratbench import figures  # noqa: E402
+from stratbench.figures import FigureStyle  # noqa: E402
+from stratbench.measure_table import MEASURE_LABELS  # noqa: E402
+from stratbench.stats import compare, with_all_group  # noqa: E402
+
+STRATIFIERS = ["random", "labelset", "iterative", "sois", "optisplit_rld"]
+DATASETS = ["scene", "emotions", "yeast", "genbase", "medical", "enron"]
+MEASURES = list(MEASURE_LABELS)
+
+
+def _scores():
+    rng = np.random.default_rng(0)
+    rows = [(d, s, r, f, "br", m, rng.random()) for d in DATASETS for s in STRATIFIERS for r in range(2)
+            for f in range(5) for m in MEASURES]
+    return pd.DataFrame(rows, columns=["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value"])
+
+
+def _summary(scores):
+    return scores.groupby(["dataset", "stratifier", "classifier", "measure"])["value"].agg(
+        mean="mean", std="std").reset_index()
+
+
+def all_figures(style):
+    """Every figure of the workflow, drawn from tidy tables shaped like a study's."""
+    scores = _scores()
+    summary = _summary(scores)
+    summary.loc[(summary.dataset == "medical") & (summary.stratifier == "random") & (summary.measure == "micro_auc"),
+                "std"] = np.nan  # one missing score: medical leaves that comparison only
+    ranks, tests, _ = compare(summary, "std", ["classifier", "measure"], with_all_group(DATASETS, {"small": DATASETS[:3]}))
+    Y = sp.csr_matrix((np.random.default_rng(1).random((200, 8)) < 0.2).astype(int))
+    folds = {s: np.random.default_rng(i).integers(0, 5, 200) for i, s in enumerate(STRATIFIERS)}
+    runtime = pd.DataFrame([(d, s, r, 0.01 * (i + 1) * (j + 1), 1000 * (i + 1), 100 * (i + 1))
+                            for i, d in enumerate(DATASETS) for j, s in enumerate(STRATIFIERS) for r in range(2)],
+                           columns=["dataset", "stratifier", "repeat", "seconds", "nnz", "examples"])
+    return {
+        "std_by_stratifier": figures.std_by_stratifier(summary, "br", style),
+        "rank_bars": figures.rank_bars(ranks, "br: average rank of the std over folds", MEASURE_LABELS, style),
+        "critical_difference": figures.cd_diagrams(ranks, tests, "br: Nemenyi critical differences", labels=MEASURE_LABELS,
+                                                   style=style),
+        "fold_distribution": figures.fold_distribution(scores, "br", MEASURE_LABELS, style),
+        "label_shares": figures.label_shares(Y, folds, 5, "synthetic", style),
+        "runtime": figures.runtime_vs_size(runtime, style),
+    }
+
+
+def drawn_texts(fig):
+    """Every text the figure draws: its titles and texts, each visible axes' title, labels, tick labels
+    (those in view) and texts, and the legends'."""
+    texts = [*fig.texts, *(t for legend in fig.legends for t in (legend.get_title(), *legend.get_texts()))]
+    if fig._suptitle is not None:
+        texts.append(fig._suptitle)
+    for ax in fig.axes:
+        texts += [ax.title, *ax.texts]
+        if ax.axison:
+            texts += [ax.xaxis.label, ax.yaxis.label]
+            texts += [tick.label1 for axis in (ax.xaxis, ax.yaxis) for tick in axis._update_ticks()]  # the ticks in view
+        if ax.get_legend() is not None:
+            texts += [ax.get_legend().get_title(), *ax.get_legend().get_texts()]
+    return list({id(t): t for t in texts}.values())
+
+
+def text_boxes(fig):
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for text in drawn_texts(fig):
+        if not text.get_visible() or not text.get_text().strip():
+            continue
+        box = text.get_window_extent(renderer)
+        if box.width > 0 and box.height > 0:
+            boxes.append((text.get_text(), box))
+    return boxes
+
+
+@pytest.mark.parametrize("width", ["one", "two"])
+def test_every_figure_fits_its_width_without_overlapping_text(width):
+    style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": width}})
+    for name, fig in all_figures(style).items():
+        assert fig.get_figwidth() == pytest.approx({"one": 3.5, "two": 7.0}[width]), name
+        boxes = text_boxes(fig)
+        canvas = fig.bbox
+        for text, box in boxes:
+            assert box.x0 >= -0.5 and box.y0 >= -0.5 and box.x1 <= canvas.x1 + 0.5 and box.y1 <= canvas.y1 + 0.5, \
+                (name, width, text, box.bounds, canvas.bounds)
+        for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+            shrunk = box_a.padded(-0.5)
+            assert not shrunk.overlaps(box_b.padded(-0.5)), (name, width, a, b)
+        matplotlib.pyplot.close(fig)
+
+
+def test_cd_panels_state_n_and_the_missing_score_rule():
+    summary = _summary(_scores())
+    summary.loc[(summary.dataset == "medical") & (summary.stratifier == "random") & (summary.measure == "micro_auc"),
+                "std"] = np.nan
+    _, tests, _ = compare(summary, "std", ["classifier", "measure"], with_all_group(DATASETS, None))
+    t = tests.set_index("measure")
+    assert t.loc["micro_auc", "datasets"] == 5 and t.loc["micro_auc", "dropped"] == "medical"
+    assert t.loc["hamming_loss", "datasets"] == 6 and t.loc["hamming_loss", "dropped"] == ""  # the other measures keep it
+    line = figures.panel_summary(t.loc["micro_auc"])
+    assert line.startswith("N = 5 datasets, Friedman p (") and line.endswith("left out: medical")
+
+
+def test_colours_follow_the_config_order_and_adding_a_method_recolours_none():
+    before = FigureStyle(order=("random", "iterative")).colour_map(["iterative", "random"])
+    after = FigureStyle(order=("random", "iterative", "sois")).colour_map(["iterative", "random", "sois"])
+    assert before["random"] == after["random"] and before["iterative"] == after["iterative"]
+    assert FigureStyle(order=("random",), colours={"random": "black"}).colour_map(["random"])["random"] == "black"
+
+
+def test_saved_figures_have_truetype_fonts_and_300_dpi(tmp_path):
+    from PIL import Image
+
+    style = FigureStyle(width=3.5)
+    fig = figures.runtime_vs_size(pd.DataFrame([("d", "random", 0, 0.1, 10, 5)], columns=["dataset", "stratifier",
+                                                                                          "repeat", "seconds", "nnz",
+                                                                                          "examples"]), style)
+    figures.save_figure(fig, tmp_path / "f.png", tmp_path / "f.pdf", style)
+    pdf = (tmp_path / "f.pdf").read_bytes()
+    subtypes = set(re.findall(rb"/Subtype ?/(\w+)", pdf))
+    assert b"Type3" not in subtypes and b"CIDFontType2" in subtypes  # TrueType outlines (Type 42), no Type 3
+    with Image.open(tmp_path / "f.png") as image:
+        assert round(image.info["dpi"][0]) == 300 and image.size[0] == pytest.approx(3.5 * 300, abs=2)
+
+
+def test_the_figures_section_of_a_config():
+    style = FigureStyle.from_config({"stratifiers": {"iterative": {}, "random": {}},
+                                     "figures": {"width": 5, "dpi": 600, "measures": ["hamming_loss"],
+                                                 "names": {"iterative": "IS"}, "colours": {"random": "grey"}}})
+    assert (style.width, style.dpi, style.order) == (5.0, 600, ("iterative", "random"))
+    assert style.name("iterative") == "IS" and style.name("hamming_loss") == "Hamming loss"
+    assert style.keep(["subset_accuracy", "hamming_loss"]) == ["hamming_loss"]
+    assert style.colour_map(["random"]) == {"random": "grey"}
