@@ -177,7 +177,7 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             ax.set_ylim(0, len(stratifiers) + 0.5)
             ax.set_title(style.wrap(f"datasets: {group}"))
         _legend(fig, colours, style)
-        fig.suptitle(style.wrap(f"{title} (1 = best)"))
+        fig.suptitle(style.wrap(title))
     return fig
 
 
@@ -265,11 +265,13 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
     ranks, tests = ranks[ranks["group"] == group], tests[tests["group"] == group]
     measures = style.keep(ordered(tests.loc[tests["methods"] >= 2, "measure"], labels))
     k = int(tests["methods"].max()) if len(tests) else 2
-    height = 0.2 * (max(1, (k + 1) // 2) + 4) + 0.35
+    height = 0.2 * (max(1, (k + 1) // 2) + 4) + 0.45
+    nrows, ncols = _grid(max(1, len(measures)), style, 3.4)
     with style.drawing():
-        fig, axes = plt.subplots(max(1, len(measures)), 1, figsize=(style.width, height * max(1, len(measures)) + 0.5),
-                                 squeeze=False)
-        for ax, measure in zip(axes[:, 0], measures):
+        fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, height * nrows + 0.5), squeeze=False)
+        for ax in list(axes.flat)[len(measures):]:
+            ax.axis("off")
+        for ax, measure in zip(axes.flat, measures):
             r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
             t = tests[tests["measure"] == measure].iloc[0]
             cd_diagram(ax, r, float(t["critical_difference"]), f"{style.name(measure, labels)}: {panel_summary(t)}",

@@ -351,6 +351,7 @@ def cd_cell(row, digits: int = 2) -> Cell:
 _CSS = """body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:1em 0}
 caption{text-align:left;font-weight:bold;padding:.4em 0;max-width:60em}
 th,td{padding:.2em .7em;text-align:right;white-space:nowrap}.key{text-align:left}
+table.report td:last-child{white-space:normal;text-align:left;min-width:16em;max-width:36em}
 thead tr{border-top:2px solid #000;border-bottom:1px solid #000}tbody tr:last-child{border-bottom:2px solid #000}
 tr.block{border-top:1px solid #000}"""
 

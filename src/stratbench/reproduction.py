@@ -106,7 +106,8 @@ def _causes_used(report: pd.DataFrame, paper: str) -> list[tuple[Cause, int]]:
 def reproduction_html(report: pd.DataFrame, paper: str, study: str) -> str:
     """The report as a self-contained HTML page (for the Snakemake report)."""
     def table(part):
-        return _shown(part).to_html(index=False, na_rep="", escape=True, border=0) if len(part) else "<p>none</p>"
+        return (_shown(part).to_html(index=False, na_rep="", escape=True, border=0, classes="report") if len(part)
+                else "<p>none</p>")  # the note column (last) wraps
 
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary_lines(report)) or "<li>nothing comparable</li>"
     causes = "".join(f"<li><b>{html.escape(c.name)}</b> ({n} cells): {html.escape(c.evidence)}</li>"

@@ -301,6 +301,9 @@ class MultilabelStratifier(BaseCrossValidator):
         splits."""
         if y is None:
             raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y")
+        if groups is not None:  # scikit-learn's non-group splitters ignore groups; that would leak a group across folds
+            raise StratbenchError(f"{type(self).__name__} does not split by groups: the rows of one group could land in "
+                                  f"different folds. Pass groups=None, or split the groups themselves")
         if X is not None and _num_samples(X) != _num_samples(y):
             raise StratbenchError(f"X has {_num_samples(X)} rows but y has {_num_samples(y)}")
         if self.holdout:
