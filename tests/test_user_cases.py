@@ -272,22 +272,3 @@ def test_read_config_passes_a_valid_file(tmp_path):
     assert read_config(path) == {"study": "s"}
     with pytest.raises(StratbenchError, match="cannot read the study"):
         read_config(tmp_path / "missing.yaml")
-
-
-# --- groups are refused, never ignored (issue 20, first step) ---------------------------------------
-
-@pytest.mark.parametrize("name", stratifiers.names())
-def test_groups_are_refused_rather_than_silently_ignored(name):
-    """Every stratifier ignored `groups` as scikit-learn's non-group splitters do, so a user who passed
-    them got leakage without a word; now it says so (groups=None, the default of cross_validate, works)."""
-    from sklearn.model_selection import cross_val_score
-    from sklearn.neighbors import KNeighborsClassifier
-
-    X = np.zeros((30, 1))
-    y = (np.random.default_rng(0).random((30, 2)) < 0.4).astype(int)
-    cv = stratifiers.get(name, n_splits=3, random_state=0)
-    with pytest.raises(ValueError, match="does not split by groups"):
-        next(cv.split(X, y, groups=np.repeat(np.arange(10), 3)))
-    with pytest.raises(ValueError, match="does not split by groups"):
-        cross_val_score(KNeighborsClassifier(1), X, y, cv=cv, groups=np.repeat(np.arange(10), 3))
-    assert len(list(cv.split(X, y, groups=None))) == 3

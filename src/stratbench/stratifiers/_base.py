@@ -127,6 +127,7 @@ class MultilabelStratifier(BaseCrossValidator):
 
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1
     seeded = True  # whether the split depends on random_state (False: the same split for every seed)
+    supports_groups = False  # whether the method splits whole groups (``_assign_groups``)
 
     def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
         self.n_splits = n_splits
@@ -176,15 +177,17 @@ class MultilabelStratifier(BaseCrossValidator):
             raise StratbenchError(f"cannot have n_splits={len(ratios)} greater than the number of examples={n}")
         return ratios
 
-    def fold_ids(self, y) -> np.ndarray:
+    def fold_ids(self, y, groups=None) -> np.ndarray:
         """The subset id of every example in row order: its test fold (0…k−1), or in holdout mode
-        (the first of the ``n_splits`` splits) 0 for training, 1 for test and −1 for neither."""
+        (the first of the ``n_splits`` splits) 0 for training, 1 for test and −1 for neither.
+        With ``groups`` (one label per example), the rows of a group always share a subset."""
         if self.holdout:
-            return self.holdout_ids(y, repeats=1)[0]
+            return self.holdout_ids(y, repeats=1, groups=groups)[0]
         Y = self._labels(y)
-        return self._subset_ids(Y, self._ratios(Y.shape[0]), check_random_state(self.random_state))
+        return self._subset_ids(Y, self._ratios(Y.shape[0]), check_random_state(self.random_state),
+                                self._groups(groups, Y.shape[0]))
 
-    def holdout_ids(self, y, repeats: int | None = None) -> np.ndarray:
+    def holdout_ids(self, y, repeats: int | None = None, groups=None) -> np.ndarray:
         """Holdout mode: the subset ids of the ``n_splits`` splits (n_splits × n; 0 train, 1 test, −1
         neither), or of the first ``repeats``.
 
@@ -196,17 +199,31 @@ class MultilabelStratifier(BaseCrossValidator):
         if not self.holdout:
             raise StratbenchError("holdout_ids needs test_size or train_size (holdout mode)")
         Y = self._labels(y)
+        groups = self._groups(groups, Y.shape[0])
         ratios, rng = self._ratios(Y.shape[0]), check_random_state(self.random_state)
         draws = []
         for _ in range(self.n_splits if repeats is None else repeats):
             if not self.seeded:
-                draws.append(self._subset_ids(Y, ratios, rng))
+                draws.append(self._subset_ids(Y, ratios, rng, groups))
                 continue
             order = rng.permutation(Y.shape[0])
             ids = np.empty(Y.shape[0], dtype=np.int64)
-            ids[order] = self._subset_ids(Y[order], ratios, rng)
+            ids[order] = self._subset_ids(Y[order], ratios, rng, None if groups is None else groups[order])
             draws.append(ids)
         return np.stack(draws)
+
+    def _groups(self, groups, n: int) -> np.ndarray | None:
+        """``groups`` checked: one per example, and a method that splits whole groups (never ignored)."""
+        if groups is None:
+            return None
+        if not self.supports_groups:  # scikit-learn's non-group splitters ignore them: a group would leak
+            raise StratbenchError(f"{type(self).__name__} does not split by groups: the rows of one group could land "
+                                  f"in different folds. Pass groups=None, or use a stratifier that splits whole groups "
+                                  f"(iterative, random)")
+        groups = np.asarray(groups)
+        if groups.shape != (n,):
+            raise StratbenchError(f"groups has shape {groups.shape}; one group label per example ({n}) is needed")
+        return groups
 
     @staticmethod
     def _labels(y) -> sp.csr_matrix:
@@ -214,12 +231,15 @@ class MultilabelStratifier(BaseCrossValidator):
             raise StratbenchError("y is None: a stratifier splits by the label matrix y (n examples × L labels, 0/1)")
         return as_label_matrix(y)
 
-    def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None) -> np.ndarray:
         self._warn_rare_labels(Y, ratios)
-        ids = np.asarray(self._assign(Y, ratios, rng), dtype=np.int64)
-        if ids.shape != (Y.shape[0],) or ids.min() < 0 or ids.max() >= len(ratios):
-            raise StratbenchError(f"{type(self).__name__}._assign returned ids outside 0…{len(ratios) - 1}")
-        ids = self._repair(Y, ids, ratios)
+        if groups is None:
+            ids = self._checked(self._assign(Y, ratios, rng), Y.shape[0], len(ratios))
+            ids = self._repair(Y, ids, ratios)
+        else:  # the method splits the groups, each a row of positive counts weighing its size
+            member, counts, sizes = group_matrix(Y, groups)
+            ids = self._checked(self._assign_groups(counts, sizes, ratios, rng), len(sizes), len(ratios))
+            ids = self._repair(counts, ids, ratios, sizes)[member]
         self._warn_far_sizes(ids, ratios)
         if self.holdout:
             ids[ids == 2] = -1
@@ -270,18 +290,33 @@ class MultilabelStratifier(BaseCrossValidator):
             sizes[taker] += moves
         return ids
 
+    def _checked(self, ids, rows: int, k: int) -> np.ndarray:
+        ids = np.asarray(ids, dtype=np.int64)
+        if ids.shape != (rows,) or ids.min() < 0 or ids.max() >= k:
+            raise StratbenchError(f"{type(self).__name__} assigned ids outside 0…{k - 1}")
+        return ids
+
+    def _assign_groups(self, counts: sp.csr_matrix, sizes: np.ndarray, ratios: np.ndarray,
+                       rng: np.random.Generator) -> np.ndarray:
+        """A subset id per group (``supports_groups`` methods): ``counts`` (groups × L) holds each
+        group's positives per label, ``sizes`` its number of examples; sizes are counted in examples."""
+        raise NotImplementedError
+
     @staticmethod
-    def _repair(Y: sp.csr_matrix, ids: np.ndarray, ratios: np.ndarray) -> np.ndarray:
-        """Fill every empty subset with one example (guarantee 2): taken from the subset furthest
-        above its desired size (with ≥ 2 examples), the one whose labels are most common in that
-        subset — cost Σ_λ∈Y_x 1/|S_donor^λ|, 0 for a label-less example — lowest row on ties."""
-        sizes = np.bincount(ids, minlength=len(ratios))
-        if sizes.all() or len(ids) < len(ratios):
+    def _repair(Y: sp.csr_matrix, ids: np.ndarray, ratios: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Fill every empty subset with one row (guarantee 2): taken from the subset furthest above its
+        desired size (with ≥ 2 rows), the one whose labels are most common in that subset — cost
+        Σ_λ∈Y_x 1/|S_donor^λ|, 0 for a label-less row — lowest row on ties. A row is an example, or a
+        group of ``weights[x]`` examples (sizes then counted in examples)."""
+        members = np.bincount(ids, minlength=len(ratios))
+        if members.all() or len(ids) < len(ratios):
             return ids
+        weights = np.ones(len(ids)) if weights is None else np.asarray(weights, dtype=float)
+        sizes = np.bincount(ids, weights=weights, minlength=len(ratios))
         ids = ids.copy()
-        desired = len(ids) * np.asarray(ratios)
-        for empty in np.flatnonzero(sizes == 0):
-            surplus = np.where(sizes >= 2, sizes - desired, -np.inf)
+        desired = weights.sum() * np.asarray(ratios)
+        for empty in np.flatnonzero(members == 0):
+            surplus = np.where(members >= 2, sizes - desired, -np.inf)
             donor = int(np.argmax(surplus))
             rows = np.flatnonzero(ids == donor)
             sub = Y[rows]
@@ -289,8 +324,10 @@ class MultilabelStratifier(BaseCrossValidator):
             cost = sub @ (1.0 / np.maximum(held, 1.0)) if sub.nnz else np.zeros(len(rows))
             moved = rows[int(np.argmin(np.asarray(cost).ravel()))]
             ids[moved] = empty
-            sizes[donor] -= 1
-            sizes[empty] += 1
+            members[donor] -= 1
+            members[empty] += 1
+            sizes[donor] -= weights[moved]
+            sizes[empty] += weights[moved]
         return ids
 
     def _assign(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -298,19 +335,18 @@ class MultilabelStratifier(BaseCrossValidator):
 
     def split(self, X=None, y=None, groups=None):
         """Yield (train indices, test indices) for each fold, or for each of the ``n_splits`` holdout
-        splits."""
+        splits. With ``groups``, a group's rows are never on both sides (methods with
+        ``supports_groups``; the others refuse groups rather than ignore them)."""
         if y is None:
             raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y")
-        if groups is not None:  # scikit-learn's non-group splitters ignore groups; that would leak a group across folds
-            raise StratbenchError(f"{type(self).__name__} does not split by groups: the rows of one group could land in "
-                                  f"different folds. Pass groups=None, or split the groups themselves")
+        self._groups(groups, _num_samples(y))
         if X is not None and _num_samples(X) != _num_samples(y):
             raise StratbenchError(f"X has {_num_samples(X)} rows but y has {_num_samples(y)}")
         if self.holdout:
-            for ids in self.holdout_ids(y):
+            for ids in self.holdout_ids(y, groups=groups):
                 yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
             return
-        folds = self.fold_ids(y)
+        folds = self.fold_ids(y, groups)
         for j in range(self.get_n_splits()):
             yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
 
@@ -322,6 +358,23 @@ class MultilabelStratifier(BaseCrossValidator):
         if not self.holdout and self.fold_shares is not None:
             return len(self.fold_shares)
         return self.n_splits
+
+
+def group_matrix(Y: sp.csr_matrix, groups: np.ndarray) -> tuple[np.ndarray, sp.csr_matrix, np.ndarray]:
+    """(each row's group index, groups × L positive counts, group sizes), groups numbered by first
+    appearance, so singleton groups are the rows themselves in row order.
+
+    >>> member, counts, sizes = group_matrix(sp.csr_matrix([[1, 0], [1, 1], [0, 1]]), np.array(["b", "a", "b"]))
+    >>> member.tolist(), counts.toarray().tolist(), sizes.tolist()
+    ([0, 1, 0], [[1, 1], [1, 1]], [2, 1])
+    """
+    _, first, inverse = np.unique(groups, return_index=True, return_inverse=True)
+    member = np.argsort(np.argsort(first, kind="stable"), kind="stable")[inverse.ravel()]
+    n_groups = len(first)
+    onehot = sp.csr_matrix((np.ones(len(member)), (member, np.arange(len(member)))), shape=(n_groups, len(member)))
+    counts = sp.csr_matrix(onehot @ sp.csr_matrix(Y, dtype=np.float64))
+    counts.sort_indices()
+    return member, counts, np.bincount(member, minlength=n_groups).astype(np.float64)
 
 
 def legacy_random_state(stratifier) -> np.random.RandomState:

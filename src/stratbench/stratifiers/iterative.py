@@ -73,9 +73,10 @@ def _choose_fold(desired_label, desired_fold, state, use_overall):  # pragma: no
 
 
 @numba.njit(cache=True)
-def place_unlabelled(fold, desired_fold, state, skmultilearn):  # pragma: no cover - compiled
+def place_unlabelled(fold, desired_fold, state, skmultilearn, weights):  # pragma: no cover - compiled
     """Examples without labels (fold < 0): in row order each to the fold with the largest c_j, ties at
-    random (MULAN); or (``skmultilearn``) in descending order to a random fold among those with c_j > 0."""
+    random (MULAN); or (``skmultilearn``) in descending order to a random fold among those with c_j > 0.
+    A row weighs ``weights[x]`` examples (a group of them; 1 for an example)."""
     n = fold.shape[0]
     k = desired_fold.shape[0]
     for t in range(n):
@@ -93,24 +94,27 @@ def place_unlabelled(fold, desired_fold, state, skmultilearn):  # pragma: no cov
         if m < 0:
             m = _argmax_tie(desired_fold, state, 0.0)
         fold[x] = m
-        desired_fold[m] -= 1.0
+        desired_fold[m] -= weights[x]
 
 
 @numba.njit(cache=True)
-def iterative_kernel(indptr, indices, col_ptr, col_rows, ratios, seed, random_label_ties, label_order,
-                     skmultilearn):  # pragma: no cover
-    """Fold id per row; CSR (indptr, indices) and CSC (col_ptr, col_rows, rows ascending) of Y.
+def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights, seed, random_label_ties,
+                     label_order, skmultilearn):  # pragma: no cover
+    """Fold id per row; CSR (indptr, indices, counts) and CSC (col_ptr, col_rows, rows ascending) of Y.
+    A row is an example (``counts`` and ``weights`` all 1) or a group of ``weights[x]`` examples of which
+    ``counts`` carry each label: desires and remaining positives are then counted in examples.
     ``label_order``: labels by first appearance (used by the ``skmultilearn`` selection)."""
     n = indptr.shape[0] - 1
     q = col_ptr.shape[0] - 1
     k = ratios.shape[0]
     state = np.empty(1, dtype=np.uint64)
     state[0] = np.uint64(seed)
-    desired_fold = n * ratios
-    remaining = np.empty(q, dtype=np.int64)
+    desired_fold = weights.sum() * ratios
+    remaining = np.zeros(q, dtype=np.int64)
+    for pp in range(indices.shape[0]):
+        remaining[indices[pp]] += np.int64(counts[pp])
     desired_label = np.empty((q, k))  # label-major: one label's k desires are contiguous
     for i in range(q):
-        remaining[i] = col_ptr[i + 1] - col_ptr[i]
         for j in range(k):
             desired_label[i, j] = remaining[i] * ratios[j]
     fold = np.full(n, -1, dtype=np.int64)
@@ -123,7 +127,7 @@ def iterative_kernel(indptr, indices, col_ptr, col_rows, ratios, seed, random_la
             if scan_from < label_order.shape[0]:
                 label = label_order[scan_from]
         else:
-            fewest = n + 1
+            fewest = np.iinfo(np.int64).max
             n_ties = 0
             for i in range(q):
                 r = remaining[i]
@@ -146,12 +150,12 @@ def iterative_kernel(indptr, indices, col_ptr, col_rows, ratios, seed, random_la
                 continue
             m = _choose_fold(desired_label[label], desired_fold, state, not skmultilearn)
             fold[x] = m
-            desired_fold[m] -= 1.0
+            desired_fold[m] -= weights[x]
             for pp in range(indptr[x], indptr[x + 1]):
                 i = indices[pp]
-                desired_label[i, m] -= 1.0
-                remaining[i] -= 1
-    place_unlabelled(fold, desired_fold, state, skmultilearn)
+                desired_label[i, m] -= counts[pp]
+                remaining[i] -= np.int64(counts[pp])
+    place_unlabelled(fold, desired_fold, state, skmultilearn, weights)
     return fold
 
 
@@ -167,15 +171,18 @@ def first_appearance(Y: sp.csr_matrix) -> np.ndarray:
 
 
 def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ties: str = "random",
-                       compat: str = "paper"):
-    """Run the IS kernel on CSR ``Y`` with subset proportions ``ratios``."""
+                       compat: str = "paper", weights: np.ndarray | None = None):
+    """Run the IS kernel on CSR ``Y`` with subset proportions ``ratios``. With ``weights``, a row is a
+    group of that many examples and ``Y`` holds its positive counts per label."""
     Y = sp.csr_matrix(Y)
+    Y.sort_indices()
     C = Y.tocsc()
     C.sort_indices()
+    weights = np.ones(Y.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
     return iterative_kernel(
-        Y.indptr.astype(np.int64), Y.indices.astype(np.int64),
+        Y.indptr.astype(np.int64), Y.indices.astype(np.int64), Y.data.astype(np.float64),
         C.indptr.astype(np.int64), C.indices.astype(np.int64),
-        np.asarray(ratios, dtype=np.float64), np.uint64(seed), label_ties == "random",
+        np.asarray(ratios, dtype=np.float64), weights, np.uint64(seed), label_ties == "random",
         first_appearance(Y), compat == "skmultilearn",
     )
 
@@ -213,15 +220,24 @@ class IterativeStratification(MultilabelStratifier):
         self.label_ties = label_ties
         self.compat = compat
 
+    supports_groups = True
+
     def _assign(self, Y, ratios, rng):
+        return self._assign_groups(Y, None, ratios, rng)
+
+    def _assign_groups(self, Y, sizes, ratios, rng):
+        """IS over rows that are examples (``sizes`` None) or groups: a group is dealt whole, to the fold
+        that most desires the label being processed, and takes from every desire as many positives as
+        it holds and from the fold's size as many examples (singleton groups: the same folds as IS)."""
         if self.label_ties not in LABEL_TIES:
             raise StratbenchError(f"label_ties must be one of {LABEL_TIES}, got {self.label_ties!r}")
         if self.compat not in COMPAT:
             raise StratbenchError(f"compat must be one of {COMPAT}, got {self.compat!r}")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.compat)
+            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.compat, sizes)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
-        folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties, self.compat)
+        folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties, self.compat,
+                                          None if sizes is None else sizes[order])
         return folds

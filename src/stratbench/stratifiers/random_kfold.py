@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from stratbench import StratbenchError
+from stratbench.labels import apportion
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, legacy_random_state, windows
+from stratbench.stratifiers._base import MultilabelStratifier, legacy_random_state
 
 PROTOCOLS = ("stratbench", "optisplit")
 
@@ -34,9 +37,21 @@ class RandomKFold(MultilabelStratifier):
                          fold_shares=fold_shares)
         self.protocol = protocol
 
+    supports_groups = True
+
     def _assign(self, Y, ratios, rng):
+        return self._assign_groups(Y, np.ones(Y.shape[0]), ratios, rng)
+
+    def _assign_groups(self, Y, sizes, ratios, rng):
+        """Shuffled rows (or groups, each as many examples as it holds) cut into windows of the subsets'
+        sizes: a group goes to the window holding its middle example (singletons: the rows' windows)."""
         if self.protocol not in PROTOCOLS:
             raise StratbenchError(f"protocol must be one of {PROTOCOLS}, got {self.protocol!r}")
         if self.protocol == "optisplit":  # random_cv: np.random.seed(s); np.random.shuffle(arange(n)); array_split
-            return windows(legacy_random_state(self).permutation(Y.shape[0]), ratios)
-        return windows(rng.permutation(Y.shape[0]), ratios)
+            order = legacy_random_state(self).permutation(Y.shape[0])
+        else:
+            order = rng.permutation(Y.shape[0])
+        middle = np.cumsum(sizes[order]) - sizes[order] / 2
+        folds = np.empty(Y.shape[0], dtype=np.int64)
+        folds[order] = np.searchsorted(np.cumsum(apportion(int(sizes.sum()), ratios)), middle, side="right")
+        return folds

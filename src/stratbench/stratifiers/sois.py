@@ -177,7 +177,7 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
                 _bucket_decrement(c, g, remaining, vert, pos, bin_start)
                 if 0 < remaining[c] < low[g]:
                     low[g] = remaining[c]
-    place_unlabelled(fold, desired_fold, state, skmultilearn)
+    place_unlabelled(fold, desired_fold, state, skmultilearn, np.ones(n))
     return fold
 
 
