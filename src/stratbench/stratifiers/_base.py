@@ -366,7 +366,7 @@ def group_matrix(Y: sp.csr_matrix, groups: np.ndarray) -> tuple[np.ndarray, sp.c
 
     >>> member, counts, sizes = group_matrix(sp.csr_matrix([[1, 0], [1, 1], [0, 1]]), np.array(["b", "a", "b"]))
     >>> member.tolist(), counts.toarray().tolist(), sizes.tolist()
-    ([0, 1, 0], [[1, 1], [1, 1]], [2, 1])
+    ([0, 1, 0], [[1.0, 1.0], [1.0, 1.0]], [2.0, 1.0])
     """
     _, first, inverse = np.unique(groups, return_index=True, return_inverse=True)
     member = np.argsort(np.argsort(first, kind="stable"), kind="stable")[inverse.ravel()]
