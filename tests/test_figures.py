@@ -145,3 +145,12 @@ def test_the_figures_section_of_a_config():
     assert style.name("iterative") == "IS" and style.name("hamming_loss") == "Hamming loss"
     assert style.keep(["subset_accuracy", "hamming_loss"]) == ["hamming_loss"]
     assert style.colour_map(["random"]) == {"random": "grey"}
+
+
+def test_extra_formats_are_written_beside_the_png_and_the_pdf(tmp_path):
+    style = FigureStyle.from_config({"figures": {"formats": ["svg", "eps"], "width": "one"}})
+    runtime = pd.DataFrame([("d", "random", 0, 0.1, 10, 5)], columns=["dataset", "stratifier", "repeat", "seconds",
+                                                                     "nnz", "examples"])
+    figures.save_figure(figures.runtime_vs_size(runtime, style), tmp_path / "f.png", tmp_path / "f.pdf", style)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.eps", "f.pdf", "f.png", "f.svg"]
+    assert (tmp_path / "f.svg").read_text().lstrip().startswith("<?xml")

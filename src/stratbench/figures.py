@@ -12,6 +12,7 @@ from __future__ import annotations
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -29,7 +30,8 @@ WIDTHS = {"one": 3.5, "two": 7.0}  # inches: one and two journal columns
 @dataclass(frozen=True)
 class FigureStyle:
     """How every figure is drawn: ``width`` (inches, or "one"/"two" columns), ``dpi`` of the PNG,
-    ``font_size`` (pt), ``order`` (the methods in the config's order: the i-th
+    ``font_size`` (pt), ``formats`` (written beside the PNG and the PDF, which are always written: e.g.
+    ``("svg", "eps")``), ``order`` (the methods in the config's order: the i-th
     takes the i-th colour of tab10, so adding a method never recolours the others), ``colours``
     (method → matplotlib colour, over the order's), ``names`` (printed names of methods and measures),
     ``measures`` (the measures drawn; empty: all)."""
@@ -37,6 +39,7 @@ class FigureStyle:
     width: float = 7.0
     dpi: int = 300
     font_size: float = 8.0
+    formats: tuple[str, ...] = ()
     order: tuple[str, ...] = ()
     colours: dict = field(default_factory=dict)
     names: dict = field(default_factory=dict)
@@ -95,14 +98,17 @@ DEFAULT = FigureStyle()
 
 
 def save_figure(fig, png_path, pdf_path=None, style: FigureStyle = DEFAULT) -> None:
-    """Write ``fig`` as PNG (``style.dpi``) and PDF (TrueType fonts), atomically, without timestamps in the PDF."""
+    """Write ``fig`` as PNG (``style.dpi``) and PDF (TrueType fonts), and in ``style.formats`` beside them,
+    atomically, without timestamps in the PDF or the SVG (an EPS carries its creation date)."""
+    metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}
+    paths = {"png": png_path, "pdf": pdf_path}
+    base = Path(png_path or pdf_path)
+    paths.update({ext: base.with_suffix(f".{ext}") for ext in style.formats if ext not in paths})
     with style.drawing():
-        if png_path:
-            with atomic_path(png_path) as tmp:
-                fig.savefig(tmp, format="png", dpi=style.dpi, metadata={"Software": None})
-        if pdf_path:
-            with atomic_path(pdf_path) as tmp:
-                fig.savefig(tmp, format="pdf", metadata={"CreationDate": None, "Producer": None})
+        for ext, path in paths.items():
+            if path:
+                with atomic_path(path) as tmp:
+                    fig.savefig(tmp, format=ext, dpi=style.dpi, metadata=metadata.get(ext))
     plt.close(fig)
 
 
