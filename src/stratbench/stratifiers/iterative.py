@@ -73,6 +73,19 @@ def _choose_fold(desired_label, desired_fold, state, use_overall):  # pragma: no
 
 
 @numba.njit(cache=True)
+def _with_room(desired_label, desired_fold, room):  # pragma: no cover - compiled
+    """``desired_label`` with the folds that lack ``room`` examples set to −inf, unless every fold lacks it."""
+    masked = desired_label.copy()
+    any_room = False
+    for j in range(masked.shape[0]):
+        if desired_fold[j] >= room:
+            any_room = True
+        else:
+            masked[j] = -np.inf
+    return masked if any_room else desired_label
+
+
+@numba.njit(cache=True)
 def place_unlabelled(fold, desired_fold, state, skmultilearn, weights):  # pragma: no cover - compiled
     """Examples without labels (fold < 0): in row order each to the fold with the largest c_j, ties at
     random (MULAN); or (``skmultilearn``) in descending order to a random fold among those with c_j > 0.
@@ -148,7 +161,11 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
             x = col_rows[stop - 1 - t] if skmultilearn else col_rows[start + t]
             if fold[x] >= 0:
                 continue
-            m = _choose_fold(desired_label[label], desired_fold, state, not skmultilearn)
+            if weights[x] > 1.0:  # a group: only to a fold with room for half of it, where one has
+                m = _choose_fold(_with_room(desired_label[label], desired_fold, 0.5 * weights[x]), desired_fold,
+                                 state, not skmultilearn)
+            else:
+                m = _choose_fold(desired_label[label], desired_fold, state, not skmultilearn)
             fold[x] = m
             desired_fold[m] -= weights[x]
             for pp in range(indptr[x], indptr[x + 1]):
