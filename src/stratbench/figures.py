@@ -128,6 +128,17 @@ def _legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", m
     fig.legend(handles, names, title=title, loc="outside lower center", ncols=ncols, frameon=False)
 
 
+def _finish_panels(fig, axes, used: int, ylabel: str, colours: dict, style: FigureStyle, title: str) -> None:
+    """A grid of per-measure panels finished alike: the y label on the first column, the unused panels
+    hidden, one legend below, the title wrapped to the width."""
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+    for ax in list(axes.flat)[used:]:
+        ax.axis("off")
+    _legend(fig, colours, style)
+    fig.suptitle(style.wrap(title))
+
+
 def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle = DEFAULT):
     """One panel per measure: the std over folds of each stratifier (bars), grouped by dataset."""
     part = summary[summary["classifier"] == classifier]
@@ -147,12 +158,8 @@ def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle
                 ax.bar(x + (i - (len(stratifiers) - 1) / 2) * width, table[s].to_numpy(), width, color=colours[s])
             ax.set_title(style.wrap(style.name(measure), style.width / ncols))
             ax.set_xticks(x, datasets, rotation=90)
-        for ax in axes[:, 0]:
-            ax.set_ylabel("std over folds")
-        for ax in list(axes.flat)[len(measures):]:
-            ax.axis("off")
-        _legend(fig, colours, style)
-        fig.suptitle(style.wrap(f"{classifier}: std of the CV estimate over folds (lower is better)"))
+        _finish_panels(fig, axes, len(measures), "std over folds", colours, style,
+                       f"{classifier}: std of the CV estimate over folds (lower is better)")
     return fig
 
 
@@ -321,12 +328,8 @@ def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None
             ax.axhline(0, color="grey", linewidth=0.6)
             ax.set_xticks(np.arange(len(datasets)), datasets, rotation=90)
             ax.set_title(style.wrap(style.name(measure, labels), style.width / ncols))
-        for ax in axes[:, 0]:
-            ax.set_ylabel("fold − CV mean")
-        for ax in list(axes.flat)[len(measures):]:
-            ax.axis("off")
-        _legend(fig, colours, style)
-        fig.suptitle(style.wrap(f"{classifier}: each fold's value minus its repeat's mean"))
+        _finish_panels(fig, axes, len(measures), "fold − CV mean", colours, style,
+                       f"{classifier}: each fold's value minus its repeat's mean")
     return fig
 
 
