@@ -280,9 +280,7 @@ class MultilabelStratifier(BaseCrossValidator):
         while (sizes != targets).any():
             donor, taker = int(np.argmax(sizes - targets)), int(np.argmin(sizes - targets))
             rows = np.flatnonzero(ids == donor)
-            sub = Y[rows]
-            held = np.bincount(sub.indices, minlength=Y.shape[1]).astype(float)
-            cost = np.asarray(sub @ (1.0 / np.maximum(held, 1.0))).ravel() if sub.nnz else np.zeros(len(rows))
+            cost = leaving_cost(Y, rows)
             moves = min(int(sizes[donor] - targets[donor]), int(targets[taker] - sizes[taker]))
             moved = rows[np.argsort(cost, kind="stable")[:moves]]
             ids[moved] = taker
@@ -319,10 +317,8 @@ class MultilabelStratifier(BaseCrossValidator):
             surplus = np.where(members >= 2, sizes - desired, -np.inf)
             donor = int(np.argmax(surplus))
             rows = np.flatnonzero(ids == donor)
-            sub = Y[rows]
-            held = np.bincount(sub.indices, minlength=Y.shape[1]).astype(float)
-            cost = sub @ (1.0 / np.maximum(held, 1.0)) if sub.nnz else np.zeros(len(rows))
-            moved = rows[int(np.argmin(np.asarray(cost).ravel()))]
+            cost = leaving_cost(Y, rows)
+            moved = rows[int(np.argmin(cost))]
             ids[moved] = empty
             members[donor] -= 1
             members[empty] += 1
@@ -358,6 +354,14 @@ class MultilabelStratifier(BaseCrossValidator):
         if not self.holdout and self.fold_shares is not None:
             return len(self.fold_shares)
         return self.n_splits
+
+
+def leaving_cost(Y: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
+    """What each of a subset's ``rows`` costs its labels if it leaves: Σ_λ∈Y_x 1/|S^λ| over the subset
+    (0 for a label-less row), the order in which the repairs move rows out."""
+    sub = Y[rows]
+    held = np.bincount(sub.indices, minlength=Y.shape[1]).astype(float)
+    return np.asarray(sub @ (1.0 / np.maximum(held, 1.0))).ravel() if sub.nnz else np.zeros(len(rows))
 
 
 def group_matrix(Y: sp.csr_matrix, groups: np.ndarray) -> tuple[np.ndarray, sp.csr_matrix, np.ndarray]:
