@@ -36,8 +36,10 @@ def test_quality_grid_rows_of_one_job():
 
 def test_grid_study_end_to_end(tmp_path, mirror):
     config = grid_config(mirror)
+    config["grid"]["optimum"] = {"datasets": ["toy"], "max_time": 5, "workers": 1}
     jobs = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
     assert jobs.get("grid_quality") == 3 * 3 and "make_folds" not in jobs and "evaluate" not in jobs
+    assert jobs.get("grid_optimum") == 1 and jobs.get("grid_gap") == 1
     result = run_snakemake(tmp_path, config, "--cores", "2")
     assert result.returncode == 0, result.stderr[-3000:]
     tables = tmp_path / "results" / "tiny" / "tables"
@@ -57,6 +59,17 @@ def test_grid_study_end_to_end(tmp_path, mirror):
     assert best in set(summary["stratifier"])
     for k in (2, 3):
         assert (tmp_path / "results" / "tiny" / "figures" / f"grid_critical_difference_k{k}.png").stat().st_size > 10_000
+    # the optimality gap of toy: every stratifier at or above the proven optimum, the solver's own split at it
+    gaps = pd.read_csv(tables / "grid_gap.csv")
+    assert set(gaps["stratifier"]) == {"random", "iterative", "hybrid"} and set(gaps["k"]) == {2, 3}
+    assert set(gaps["objective"]) == {"LD", "FLZ"} and (gaps["gap"] >= -1e-9).all()
+    optimum = pd.read_csv(tmp_path / "results" / "tiny" / "optimum" / "toy.csv")
+    rows = rows[rows["dataset"] == "toy"]
+    for _, o in optimum.iterrows():
+        found = rows[(rows["k"] == o["k"]) & (rows["measure"] == o["objective"])]["value"]
+        assert o["bound"] <= found.min() + 1e-9 and o["value"] <= found.min() + 1e-9
+    assert "# Distance from the best split possible" in (tables / "grid_gap.md").read_text()
+    assert (tmp_path / "results" / "tiny" / "figures" / "grid_gap.png").stat().st_size > 10_000
 
 
 def test_against_baselines_tests_the_best_with_its_baselines_alone():
@@ -84,3 +97,36 @@ def test_against_baselines_tests_the_best_with_its_baselines_alone():
     assert cells[4] == "–"  # b3: within the critical difference everywhere
     assert "d0, k = 5, DCP: 1.155 against b3's 1.05 (+10%; exact-size floor 0.9)" in text
     assert "synth" not in text.split("Where best")[1]  # synthetic datasets are left out of the 5% check
+
+
+def grouped_grid_config(mirror):
+    config = tiny_config(mirror, classifiers={}, repeats=2, grid={"n_splits": [2, 3]})
+    config.pop("reproduces")
+    config["datasets"] = {"toy": {**config["datasets"]["toy"], "groups": {"clusters": 6}},
+                          "grouped": {"grouped_labels": {"groups": 40, "labels": 4, "seed": 5}}}
+    config["stratifiers"] = {"hybrid": {}, "iterative": {}, "group_kfold": {}, "stratified_group_kfold": {}}
+    return config
+
+
+def test_grouped_grid_study_end_to_end(tmp_path, mirror):
+    """The grouped track (config/grouped2026.yaml's kind): every split is of whole groups (checked by
+    the grid job), the baselines beside ours, ranks across the datasets."""
+    config = grouped_grid_config(mirror)
+    result = run_snakemake(tmp_path, config, "--cores", "2")
+    assert result.returncode == 0, result.stderr[-3000:]
+    tables = tmp_path / "results" / "tiny" / "tables"
+    rows = pd.read_csv(tables / "grid_quality.csv")
+    assert set(rows["stratifier"]) == {"hybrid", "iterative", "group_kfold", "stratified_group_kfold"}
+    assert set(rows["dataset"]) == {"toy", "grouped"}
+    ld = rows[rows["measure"] == "LD"].groupby("stratifier")["value"].mean()
+    assert ld["hybrid"] < ld["group_kfold"]  # stratifying the groups beats dealing them by size alone
+    assert (tmp_path / "results" / "tiny" / "report" / "recommendation.md").is_file()
+
+
+def test_grouped_quality_grid_stops_on_a_leak():
+    from stratbench import StratbenchError
+    from stratbench.grid.quality import check_whole_groups
+
+    check_whole_groups(np.array([0, 0, 1, 1]), np.array(["a", "a", "b", "c"]), "ok")
+    with pytest.raises(StratbenchError, match="'leaky' put the rows of 1 groups into more than one fold"):
+        check_whole_groups(np.array([0, 1, 1, 1]), np.array(["a", "a", "b", "c"]), "leaky")

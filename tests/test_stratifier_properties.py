@@ -42,8 +42,13 @@ def label_matrices(draw, min_rows=2):
     return sp.csr_matrix(Y) if draw(st.booleans()) else Y
 
 
+GROUP_BASELINES = ["group_kfold", "stratified_group_kfold", "maestros"]  # split grouped data only: tests/test_groups.py
+
+
 def test_every_method_is_registered():
-    assert stratifiers.names() == sorted(ALL)
+    assert stratifiers.names() == sorted(ALL + GROUP_BASELINES)
+    assert all(stratifiers.resolve(n).needs_groups for n in GROUP_BASELINES)
+    assert not any(stratifiers.resolve(n).needs_groups for n in ALL)
 
 
 def check_partition(name, Y, k, seed, splitter=None):

@@ -15,7 +15,7 @@ from stratbench.stats import compare, exact_friedman_p, friedman, nemenyi_too_fe
 from stratbench.study import Study, read_config
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*fewer positives than:UserWarning")
-SEEDED = [n for n in stratifiers.names() if stratifiers.resolve(n).seeded]
+SEEDED = [n for n in stratifiers.names() if stratifiers.resolve(n).seeded and not stratifiers.resolve(n).needs_groups]
 STRATIFIED = ["iterative", "sois", "hybrid"]  # methods that balance every label's share
 
 
@@ -272,3 +272,23 @@ def test_read_config_passes_a_valid_file(tmp_path):
     assert read_config(path) == {"study": "s"}
     with pytest.raises(StratbenchError, match="cannot read the study"):
         read_config(tmp_path / "missing.yaml")
+
+
+def test_grouped_datasets_are_checked_before_any_job(tmp_path):
+    """A grouped dataset outside a grid study, a stratifier that would leak its groups, and a group
+    baseline given ungrouped data: each stops with one line naming it."""
+    base = {"study": "g", "seed": 1, "n_splits": 3, "repeats": 1, "classifiers": {},
+            "datasets": {"grouped": {"grouped_labels": {"groups": 30}}}, "stratifiers": {"iterative": {}}}
+    with pytest.raises(StratbenchError, match="dataset 'grouped' is grouped: grouped datasets are split by a grid"):
+        Study.checked(dict(base))
+    grid = {**base, "grid": {"n_splits": [3]}}
+    Study.checked(dict(grid))
+    with pytest.raises(StratbenchError, match="stratifier 'sois' does not split by groups"):
+        Study.checked({**grid, "stratifiers": {"sois": {}}})
+    ungrouped = {**grid, "datasets": {"toy": {"random_labels": {"examples": 50, "labels": 3, "density": 0.3}}},
+                 "stratifiers": {"group_kfold": {}}}
+    with pytest.raises(StratbenchError, match="'group_kfold' splits grouped data only, and dataset 'toy' has no groups"):
+        Study.checked(ungrouped)
+    with pytest.raises(StratbenchError, match="has 2 kinds"):
+        Study.checked({**grid, "datasets": {"x": {"mulan": "emotions", "synthetic": {
+            "examples": 10, "labels": 2, "features": 2, "cardinality": 1}}}})

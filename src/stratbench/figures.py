@@ -385,3 +385,48 @@ def runtime_vs_size(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
         _legend(fig, colours, style, marker=True)
         fig.suptitle(style.wrap("Stratifier runtime against dataset size"))
     return fig
+
+
+def optimality_gap(gaps: pd.DataFrame, objective: str = "LD", style: FigureStyle = DEFAULT):
+    """Each stratifier's distance from the best split (:func:`stratbench.grid.optimum.gap_table`), one
+    panel per k: a row per stratifier, a marker per dataset at its gap (LD: % above the optimum, log
+    scale; FLZ: cells above), filled where the solver proved the optimum, hollow where the gap is to
+    its lower bound (an upper bound on the true gap)."""
+    part = gaps[gaps["objective"] == objective]
+    ks = sorted(part["k"].unique())
+    methods = style.methods(part["stratifier"].unique())
+    datasets = sorted(part["dataset"].unique())
+    markers = dict(zip(datasets, "osD^v<>pP*Xh"))
+    cmap = plt.get_cmap("tab10")
+    relative = objective == "LD"
+    with style.drawing():
+        nrows, ncols = _grid(len(ks), style, 2.2)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 0.3 * len(methods) * nrows + 1.4),
+                                 squeeze=False, sharey=True)
+        for ax, k in zip(axes.flat, ks):
+            at = part[part["k"] == k]
+            for i, d in enumerate(datasets):
+                rows = at[at["dataset"] == d].set_index("stratifier").reindex(methods)
+                y = np.arange(len(methods)) + (i - (len(datasets) - 1) / 2) * 0.5 / max(len(datasets), 1)
+                x = 100 * rows["gap"] if relative else rows["gap"]
+                closed = rows["closed"].fillna(False).astype(bool).to_numpy()
+                colour = cmap(i % 10)
+                ax.scatter(x[closed], y[closed], marker=markers.get(d, "o"), s=14, color=colour)
+                ax.scatter(x[~closed], y[~closed], marker=markers.get(d, "o"), s=14, facecolors="none",
+                           edgecolors=colour)
+            if relative:
+                ax.set_xscale("symlog", linthresh=1.0)
+                ax.axvline(5.0, color="grey", lw=0.6, ls=":")
+            ax.set_yticks(np.arange(len(methods)), [style.name(m) for m in methods])
+            ax.invert_yaxis()
+            ax.set_title(f"k = {k}")
+            ax.set_xlabel("% above the optimum" if relative else "cells above the fewest")
+            ax.grid(axis="x", lw=0.3)
+        for ax in list(axes.flat)[len(ks):]:
+            ax.axis("off")
+        handles = [plt.Line2D([], [], marker=markers.get(d, "o"), color=cmap(i % 10), linestyle="")
+                   for i, d in enumerate(datasets)]
+        fig.legend(handles, datasets, title="dataset (hollow: gap to the solver's bound)", loc="outside lower center",
+                   ncols=min(len(datasets), max(1, int(style.width // 1.1))), frameon=False)
+        fig.suptitle(style.wrap(f"{style.name(objective)}: distance of each stratifier from the best split possible"))
+    return fig

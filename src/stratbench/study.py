@@ -10,6 +10,7 @@ its own parameters), and :func:`timed_fold_ids` times a split the one way every 
 
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
 from importlib import resources
@@ -21,12 +22,14 @@ import yaml
 from stratbench import StratbenchError, classifiers, papers, stratifiers
 from stratbench.datasets import generate_synthetic, load_mulan, registry
 from stratbench.datasets import load_dataset as load_npz
+from stratbench.datasets.grouped_labels import generate as generate_grouped_labels
 from stratbench.datasets.local import file_list, local_shape, read_local
 from stratbench.datasets.random_labels import generate as generate_random_labels
 from stratbench.seeds import split_seed
 from stratbench.stats import with_all_group
 
-GENERATED = {"synthetic": generate_synthetic, "random_labels": generate_random_labels}  # dataset kinds made locally
+GENERATED = {"synthetic": generate_synthetic, "random_labels": generate_random_labels,  # dataset kinds made locally
+             "grouped_labels": generate_grouped_labels}
 LOCAL = "files"  # a user's own dataset: its files
 SCHEMA = resources.files("stratbench") / "data" / "config.schema.yaml"
 REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
@@ -73,18 +76,19 @@ def make_method(kind: str, name: str, spec: dict, forest: dict | None = None, **
     return REGISTRIES[kind].get(spec.get("class", name), **params)
 
 
-def timed_fold_ids(splitter, Y) -> tuple[np.ndarray, float]:
-    """(fold ids, seconds) of ``splitter`` on ``Y``, timed after a warm-up call on the first
-    min(n, 4k) rows (when they are at least k), so a compiled kernel's first-call compilation is not
-    counted: the stratifier's runtime wherever stratbench reports one."""
+def timed_fold_ids(splitter, Y, groups=None) -> tuple[np.ndarray, float]:
+    """(fold ids, seconds) of ``splitter`` on ``Y`` (and ``groups``), timed after a warm-up call on the
+    first min(n, 4k) rows (when they are at least k; in singleton groups where groups are given), so a
+    compiled kernel's first-call compilation is not counted: the stratifier's runtime wherever
+    stratbench reports one."""
     k = splitter.get_n_splits()
     warm = Y[: min(Y.shape[0], 4 * k)]
     if warm.shape[0] >= k:
-        with warnings.catch_warnings():  # a warm-up on a few rows: its sizes and rare labels say nothing
-            warnings.simplefilter("ignore")
-            splitter.fold_ids(warm)
+        with warnings.catch_warnings(), contextlib.suppress(ValueError):  # a warm-up on a few rows: its
+            warnings.simplefilter("ignore")  # sizes, rare labels and a library's refusals say nothing
+            splitter.fold_ids(warm, None if groups is None else np.arange(warm.shape[0]))
     start = time.perf_counter()
-    folds = splitter.fold_ids(Y)
+    folds = splitter.fold_ids(Y, groups)
     return folds, time.perf_counter() - start
 
 
@@ -96,7 +100,7 @@ class Study:
     classifiers are evaluated), ``threads``, ``datasets``, ``stratifiers``,
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
     (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
-    k of a fold-quality grid study, empty otherwise), ``import_paths``.
+    k of a fold-quality grid study, empty otherwise), ``optimum`` (its ``grid.optimum``), ``import_paths``.
 
     Examples
     --------
@@ -127,6 +131,7 @@ class Study:
         self.reproduces = config.get("reproduces")
         self.grid = config.get("grid") or {}
         self.grid_ks = self.grid.get("n_splits", [])
+        self.optimum = self.grid.get("optimum") or {}  # the optimality gap's solver settings, empty: none
         self.network_stability = bool(config.get("network_stability", False))
         self.import_paths = config.get("import_paths") or []
 
@@ -187,12 +192,18 @@ class Study:
     def shape(self, dataset: str) -> tuple[int, int]:
         """(examples, labels) of a dataset: from its definition, the registry, or its files."""
         generated = self.generated_spec(dataset)
+        if generated and "examples" not in generated[1]:  # grouped_labels: its size is drawn (quick)
+            return GENERATED[generated[0]](dataset, **generated[1]).Y.shape
         if generated:
             return generated[1]["examples"], generated[1]["labels"]
         if self.local_spec(dataset):
             return local_shape(self.local_spec(dataset))
         e = registry.entry(self.mulan_name(dataset))
         return e.examples, e.labels
+
+    def grouped(self, dataset: str) -> bool:
+        """Whether the dataset is split by groups: its own (``grouped_labels``) or made (``groups:``)."""
+        return "groups" in self.datasets[dataset] or "grouped_labels" in self.datasets[dataset]
 
     def classifier_datasets(self, classifier: str) -> list[str]:
         """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
@@ -235,6 +246,11 @@ class Study:
             examples = self.shape(d)[0]
             if k > examples:
                 raise StratbenchError(f"config: n_splits={k} is greater than the {examples} examples of dataset {d!r}")
+        for d, spec in self.datasets.items():
+            kinds = sorted(set(spec) - {"groups"})
+            if len(kinds) > 1:
+                raise StratbenchError(f"config: dataset {d!r} has {len(kinds)} kinds ({', '.join(kinds)}): give one")
+        self._check_groups()
         for kind, methods in (("stratifier", self.stratifiers), ("classifier", self.classifiers)):
             for name, spec in methods.items():
                 try:
@@ -252,10 +268,30 @@ class Study:
         if len(self.config.get("split_seeds") or self.repeats) < len(self.repeats):
             raise StratbenchError(f"config: split_seeds has {len(self.config['split_seeds'])} seeds for "
                                   f"{len(self.repeats)} repeats")
+        unknown = sorted(set(self.optimum.get("datasets", [])) - set(self.datasets))
+        if unknown:
+            raise StratbenchError(f"config: grid.optimum.datasets names unknown datasets {unknown}")
         for group, members in (self.config.get("dataset_groups") or {}).items():
             unknown = sorted(set(members) - set(self.datasets))
             if unknown:
                 raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+
+    def _check_groups(self) -> None:
+        """Grouped datasets are split by the grid (a study with ``grid:``), by stratifiers that split
+        whole groups; the group baselines (``needs_groups``) split grouped datasets only."""
+        grouped = [d for d in self.datasets if self.grouped(d)]
+        if grouped and not self.grid_ks:
+            raise StratbenchError(f"config: dataset {grouped[0]!r} is grouped: grouped datasets are split by a grid "
+                                  "study (grid: {n_splits: [...]}, as config/grouped2026.yaml)")
+        for name in self.stratifiers:
+            cls = self.method_class("stratifier", name)
+            if grouped and not cls.supports_groups:
+                raise StratbenchError(f"config: stratifier {name!r} does not split by groups, and dataset "
+                                      f"{grouped[0]!r} is grouped: its rows would leak across folds")
+            ungrouped = [d for d in self.datasets if not self.grouped(d)]
+            if ungrouped and getattr(cls, "needs_groups", False):
+                raise StratbenchError(f"config: stratifier {name!r} splits grouped data only, and dataset "
+                                      f"{ungrouped[0]!r} has no groups (give it groups: {{clusters: 15}})")
 
     def _try_method(self, kind: str, name: str, spec: dict) -> None:
         """Build the method with its parameters and run it on a toy problem, so that a parameter it does
@@ -266,7 +302,8 @@ class Study:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if kind == "stratifier":
-                    self.stratifier(name, n_splits=k, random_state=0).fold_ids(Y)
+                    groups = np.arange(len(Y)) // 2 if getattr(self.method_class(kind, name), "needs_groups", False) else None
+                    self.stratifier(name, n_splits=k, random_state=0).fold_ids(Y, groups)
                 else:
                     model = self.classifier(name, random_state=0)
                     forest = model.make_forest(0) if hasattr(model, "make_forest") else None

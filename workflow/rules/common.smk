@@ -46,6 +46,8 @@ def asks(rule):
     return cost.rule_requests(rule, study, ESTIMATE)
 
 
+# the stratifier whose split starts the optimality-gap solver (grid.optimum.hint), if the study has it
+OPTIMUM_HINT = study.optimum.get("hint", "hybrid") if study.optimum.get("hint", "hybrid") in study.stratifiers else None
 ENV = "../envs/stratbench.yaml"  # used with --sdm conda; by default jobs run in the current environment
 PACKAGE = Path(stratbench.__file__).parent
 
@@ -175,6 +177,7 @@ def all_outputs():
             *expand(
                 f"{study.results}/figures/grid_critical_difference_k{{k}}.{{ext}}", k=study.grid_ks, ext=["png", "pdf"]
             ),
+            *([f"{tables}/grid_gap.md", f"{study.results}/figures/grid_gap.png"] if study.optimum else []),
         ]
     outputs = [
         *job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),

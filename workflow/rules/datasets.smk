@@ -37,7 +37,9 @@ rule parse_mulan:
 
 rule generate_dataset:
     input:
-        code=code("datasets/synthetic.py", "datasets/random_labels.py", "datasets/core.py"),
+        code=code(
+            "datasets/synthetic.py", "datasets/random_labels.py", "datasets/grouped_labels.py", "datasets/core.py"
+        ),
     output:
         f"{study.results}/datasets/{{dataset}}.npz",
     log:

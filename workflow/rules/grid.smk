@@ -5,7 +5,8 @@
 rule grid_quality:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=lambda w: method_sources("stratifier", w.stratifier) + code("grid", "fold_quality.py", "labels"),
+        code=lambda w: method_sources("stratifier", w.stratifier)
+        + code("grid", "fold_quality.py", "labels", "datasets/groups.py"),
     output:
         f"{study.results}/grid/{{dataset}}/{{stratifier}}.csv",
     log:
@@ -20,6 +21,8 @@ rule grid_quality:
         spec=lambda w: study.stratifiers[w.stratifier],
         ks=study.grid_ks,
         seeds=lambda w: [study.split_seed(w.dataset, r) for r in study.repeats],
+        groups=lambda w: study.datasets[w.dataset].get("groups"),  # made from the features; else its own, if any
+        group_seed=lambda w: study.split_seed(w.dataset, 0),
     script:
         "../scripts/grid_quality.py"
 
@@ -98,3 +101,52 @@ rule recommendation:
         synthetic=GENERATED_USED,  # the 5% check is over real datasets only
     script:
         "../scripts/recommendation.py"
+
+
+rule grid_optimum:
+    input:
+        data=lambda w: study.dataset_file(w.dataset),
+        code=(
+            code("grid/optimum.py", "fold_quality.py", "labels") + method_sources("stratifier", OPTIMUM_HINT)
+            if OPTIMUM_HINT
+            else []
+        ),
+    output:
+        f"{study.results}/optimum/{{dataset}}.csv",
+    log:
+        f"logs/{study.name}/grid_optimum/{{dataset}}.log",
+    benchmark:
+        f"{study.results}/benchmarks/grid_optimum/{{dataset}}.tsv"
+    conda:
+        ENV
+    threads: study.optimum.get("workers", 2)
+    resources:
+        **asks("grid_optimum"),
+    params:
+        ks=study.grid_ks,
+        settings=study.optimum,
+        hint=OPTIMUM_HINT,
+        spec=study.stratifiers.get(OPTIMUM_HINT),
+        seed=lambda w: study.split_seed(w.dataset, 0),
+    script:
+        "../scripts/grid_optimum.py"
+
+
+rule grid_gap:
+    input:
+        rows=f"{study.results}/tables/grid_quality.csv",
+        optimum=expand(f"{study.results}/optimum/{{dataset}}.csv", dataset=study.optimum.get("datasets", [])),
+        code=code("grid/optimum.py", "figures.py"),
+    output:
+        csv=f"{study.results}/tables/grid_gap.csv",
+        md=report(f"{study.results}/tables/grid_gap.md", caption="../report/grid_gap.rst", category="Grid"),
+        png=report(f"{study.results}/figures/grid_gap.png", caption="../report/grid_gap.rst", category="Grid"),
+        pdf=f"{study.results}/figures/grid_gap.pdf",
+    log:
+        f"logs/{study.name}/grid_gap.log",
+    conda:
+        ENV
+    resources:
+        **asks("grid_gap"),
+    script:
+        "../scripts/grid_gap.py"

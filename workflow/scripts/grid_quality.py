@@ -1,12 +1,15 @@
-"""Every k × seed split of one dataset by one stratifier: fold-quality measures and wall time."""
+"""Every k × seed split of one dataset by one stratifier: fold-quality measures and wall time (of whole
+groups where the dataset is grouped)."""
 from stratbench._snakemake import setup
 
 setup(snakemake)
 
 from stratbench.datasets import load_dataset
+from stratbench.datasets.groups import dataset_groups
 from stratbench.grid import GRID_COLUMNS, quality_grid
 from stratbench.io import write_csv
 
 w, p = snakemake.wildcards, snakemake.params
-rows = quality_grid(load_dataset(snakemake.input.data).Y, w.stratifier, p.spec, p.ks, p.seeds)
+ds = load_dataset(snakemake.input.data)
+rows = quality_grid(ds.Y, w.stratifier, p.spec, p.ks, p.seeds, dataset_groups(ds, p.groups, p.group_seed))
 write_csv(snakemake.output[0], rows.assign(dataset=w.dataset, stratifier=w.stratifier)[GRID_COLUMNS])

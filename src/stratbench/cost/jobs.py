@@ -106,6 +106,11 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 seconds = startup + c.load_s + c.combinations_s + scale * (split_s + c.fold_quality_s)
                 jobs.append(Job("grid_quality", d, s, cpu_s=seconds, wall_s=seconds,
                                 mem_mb=int(BASE_MB + 40 * c.y_mb), after=("dataset",)))
+            if d in study.optimum.get("datasets", []):  # at most its deterministic time per solve, each worker
+                o = study.optimum
+                wall = startup + o.get("max_time", 60) * len(study.grid_ks) * len(o.get("objectives", ["LD", "FLZ"]))
+                jobs.append(Job("grid_optimum", d, cpu_s=wall * o.get("workers", 2), wall_s=wall,
+                                mem_mb=int(BASE_MB + 500 + 40 * c.y_mb), after=("dataset",)))
             continue
         for s, split_s in c.stratifier_s.items():
             for r in repeats:
@@ -193,7 +198,8 @@ def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
     """CPU hours per dataset × part (each classifier; folds and fold quality), and a total line with
     the simulated wall time on ``cores`` cores."""
     frame = pd.DataFrame([asdict(j) for j in jobs])
-    parts = {"aggregate": "aggregation", "dataset": "data", "grid_quality": "grid (every k and seed)"}
+    parts = {"aggregate": "aggregation", "dataset": "data", "grid_quality": "grid (every k and seed)",
+             "grid_optimum": "best split (CP-SAT)"}
     frame["part"] = frame["rule"].map(parts).fillna("folds + fold quality")
     frame.loc[frame["rule"] == "evaluate", "part"] = frame["classifier"]
     rows = []

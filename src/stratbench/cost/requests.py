@@ -27,16 +27,16 @@ WORKER_MB = 60           # a forked worker's own pages
 FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables, figures (seconds each)
 
 # rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds",
-# "fold_quality", "network_stability", "evaluate", "grid_quality", or "aggregate" (a gather, table,
+# "fold_quality", "network_stability", "evaluate", "grid_quality", "grid_optimum", or "aggregate" (a gather, table,
 # figure or report job: start-up plus a few seconds), "target" (no job)
 RULES = {
     "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
     "make_folds": "make_folds", "fold_quality": "fold_quality", "network_stability": "network_stability",
-    "evaluate": "evaluate", "grid_quality": "grid_quality",
+    "evaluate": "evaluate", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
     **dict.fromkeys([
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
         "gather_scores", "summarise_scores", "paper_tables", "reproduction_report", "grid_tables", "plot_grid_cd",
-        "recommendation", "plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams",
+        "recommendation", "grid_gap", "plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams",
         "plot_label_shares", "plot_runtime"], "aggregate"),
     "all": "target",  # the default target: no job of its own
 }

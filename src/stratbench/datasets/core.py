@@ -15,13 +15,15 @@ from stratbench.io import save_npz
 
 @dataclass
 class MultiLabelDataset:
-    """Features ``X`` (dense or CSR float32, n × d) and labels ``Y`` (CSR int8 0/1, n × L)."""
+    """Features ``X`` (dense or CSR float32, n × d), labels ``Y`` (CSR int8 0/1, n × L) and, for grouped
+    data, a group id per example."""
 
     name: str
     X: np.ndarray | sp.csr_matrix
     Y: sp.csr_matrix
     label_names: list[str]
     feature_names: list[str]
+    groups: np.ndarray | None = None  # a group id per example (rows that must share a fold), if any
 
     @property
     def n_examples(self) -> int:
@@ -51,6 +53,8 @@ def save_dataset(ds: MultiLabelDataset, path: str | os.PathLike) -> None:
         label_names=np.array(ds.label_names, dtype=str),
         feature_names=np.array(ds.feature_names, dtype=str),
     )
+    if ds.groups is not None:
+        arrays["groups"] = np.asarray(ds.groups, dtype=np.int64)
     if sp.issparse(ds.X):
         X = sp.csr_matrix(ds.X, dtype=np.float32)
         X.sort_indices()
@@ -76,4 +80,5 @@ def load_dataset(path: str | os.PathLike) -> MultiLabelDataset:
         return MultiLabelDataset(
             name=str(z["name"]), X=X, Y=Y,
             label_names=z["label_names"].tolist(), feature_names=z["feature_names"].tolist(),
+            groups=z["groups"] if "groups" in z else None,
         )

@@ -18,6 +18,9 @@ _REGISTRY = Registry("stratifier", [
     "stratbench.stratifiers.stratified_sampling",
     "stratbench.stratifiers.pmbsrs",
     "stratbench.stratifiers.hybrid",
+    "stratbench.stratifiers.group_kfold",
+    "stratbench.stratifiers.stratified_group_kfold",
+    "stratbench.stratifiers.maestros",
 ])
 register = _REGISTRY.register
 get = _REGISTRY.get

@@ -128,6 +128,7 @@ class MultilabelStratifier(BaseCrossValidator):
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1
     seeded = True  # whether the split depends on random_state (False: the same split for every seed)
     supports_groups = False  # whether the method splits whole groups (``_assign_groups``)
+    needs_groups = False  # whether it splits only with groups (the grouped track's baselines)
 
     def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
         self.n_splits = n_splits
@@ -238,7 +239,8 @@ class MultilabelStratifier(BaseCrossValidator):
             ids = self._repair(Y, ids, ratios)
         else:  # the method splits the groups, each a row of positive counts weighing its size
             member, counts, sizes = group_matrix(Y, groups)
-            ids = self._checked(self._assign_groups(counts, sizes, ratios, rng), len(sizes), len(ratios))
+            ids = self._checked(self._assign_groups(counts, sizes, ratios, rng, rows=(Y, member)), len(sizes),
+                                len(ratios))
             ids = self._repair(counts, ids, ratios, sizes)[member]
         self._warn_far_sizes(ids, ratios)
         if self.holdout:
@@ -295,9 +297,10 @@ class MultilabelStratifier(BaseCrossValidator):
         return ids
 
     def _assign_groups(self, counts: sp.csr_matrix, sizes: np.ndarray, ratios: np.ndarray,
-                       rng: np.random.Generator) -> np.ndarray:
+                       rng: np.random.Generator, rows=None) -> np.ndarray:
         """A subset id per group (``supports_groups`` methods): ``counts`` (groups × L) holds each
-        group's positives per label, ``sizes`` its number of examples; sizes are counted in examples."""
+        group's positives per label, ``sizes`` its number of examples; sizes are counted in examples.
+        ``rows``: (Y, each row's group index), for a method that needs more than the label counts."""
         raise NotImplementedError
 
     @staticmethod

@@ -47,12 +47,14 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+import scipy.sparse as sp
 
 from stratbench import StratbenchError
 from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
+from stratbench.stratifiers.group_search import group_combinations, group_search
 from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT, sois_kernel
 
@@ -357,13 +359,44 @@ class HybridStratification(MultilabelStratifier):
         self.trial = trial
         self.keep_pairs = keep_pairs
 
-    def _assign(self, Y, ratios, rng):
+    supports_groups = True
+    group_passes = 10  # passes of the group search per ``passes`` (groups are few; it stops when a pass moves none)
+
+    def _check_options(self):
         if not isinstance(self.passes, int) or self.passes < 0:
             raise StratbenchError(f"passes must be an integer ≥ 0, got {self.passes!r}")
         if not isinstance(self.samples, int) or self.samples < 1:
             raise StratbenchError(f"samples must be an integer ≥ 1, got {self.samples!r}")
         if self.start not in ("both", "iterative", "sois"):
             raise StratbenchError(f"start must be 'both', 'iterative' or 'sois', got {self.start!r}")
+
+    def _assign_groups(self, counts, sizes, ratios, rng, rows=None):
+        """Whole groups (:mod:`stratbench.stratifiers.group_search`): grouped IS's subsets, then moves
+        and swaps of groups that lower F without emptying a (subset, label) cell or moving sizes further
+        from their targets. Singleton groups: the hybrid's own folds."""
+        if np.all(sizes == 1):
+            return self._assign(sp.csr_matrix(counts), ratios, rng)  # counts are Y itself, in row order
+        self._check_options()
+        Y, member = rows
+        n, k = Y.shape[0], len(ratios)
+        comb = label_combinations(Y)
+        targets = apportion(n, ratios).astype(np.float64)
+        seed_is, seed_search = (int(v) for v in rng.integers(0, 2**63, size=2))
+        fold = iterative_fold_ids(counts, ratios, seed_is, weights=sizes).astype(np.int64)
+        amounts = group_combinations(comb, member, len(sizes))
+        start = np.asarray((amounts.T @ sp.csr_matrix((np.ones(len(fold)), (np.arange(len(fold)), fold)),
+                                                        shape=(len(fold), k))).todense(), dtype=np.float64)
+        weight, hinge = objective_weights(comb, [start], targets, n, self.pair_weight, self.dcp_weight)
+        pairs = comb.is_pair
+        pair_zeros = max(int((start[pairs] == 0).sum()) - np.maximum(0, k - comb.support[pairs]).sum(), 1)
+        R = np.column_stack([start, comb.support, weight, hinge, pairs]).astype(np.float64)
+        return group_search(amounts.indptr.astype(np.int64), amounts.indices.astype(np.int64), amounts.data,
+                            R, fold, np.asarray(sizes, np.float64), targets, np.asarray(ratios, np.float64),
+                            self.group_passes * max(self.passes, 1), self.samples, np.uint64(seed_search),
+                            np.array([self.fill, self.fill / pair_zeros]))
+
+    def _assign(self, Y, ratios, rng):
+        self._check_options()
         n, k = Y.shape[0], len(ratios)
         comb = label_combinations(Y)
         targets = apportion(n, ratios).astype(np.float64)

@@ -242,7 +242,7 @@ class IterativeStratification(MultilabelStratifier):
     def _assign(self, Y, ratios, rng):
         return self._assign_groups(Y, None, ratios, rng)
 
-    def _assign_groups(self, Y, sizes, ratios, rng):
+    def _assign_groups(self, Y, sizes, ratios, rng, rows=None):
         """IS over rows that are examples (``sizes`` None) or groups: a group is dealt whole, to the fold
         that most desires the label being processed, and takes from every desire as many positives as
         it holds and from the fold's size as many examples (singleton groups: the same folds as IS)."""

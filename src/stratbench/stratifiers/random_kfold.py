@@ -42,7 +42,7 @@ class RandomKFold(MultilabelStratifier):
     def _assign(self, Y, ratios, rng):
         return self._assign_groups(Y, np.ones(Y.shape[0]), ratios, rng)
 
-    def _assign_groups(self, Y, sizes, ratios, rng):
+    def _assign_groups(self, Y, sizes, ratios, rng, rows=None):
         """Shuffled rows (or groups, each as many examples as it holds) cut into windows of the subsets'
         sizes: a group goes to the window holding its middle example (singletons: the rows' windows)."""
         if self.protocol not in PROTOCOLS:

@@ -1,0 +1,33 @@
+"""The method of ``maestros`` (PyPI, 2023; ``multilabel_stratified_group_split``) as k folds: iterstrat's
+``MultilabelStratifiedKFold`` over the groups, each group one row carrying the union of its members'
+labels, its size ignored (a grouped-track baseline; maestros itself returns one train/test split,
+the first of these k folds)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from stratbench.stratifiers import register
+from stratbench.stratifiers._group_baseline import GroupBaseline, folds_of_splits
+
+
+@register("maestros")
+class MaestrosBaseline(GroupBaseline):
+    """maestros's grouped multi-label split as k folds: ``MultilabelStratifiedKFold(shuffle=True)``
+    (iterative-stratification 0.1.9) over the groups' label unions. Needs ``groups`` and the
+    ``iterative-stratification`` package."""
+
+    def _row_folds(self, Y, member, k, seed):
+        from iterstrat.ml_stratifiers import MultilabelStratifiedKFold
+
+        n_groups = int(member.max()) + 1
+        union = np.zeros((n_groups, Y.shape[1]), dtype=bool)
+        rows, cols = Y.nonzero()
+        union[member[rows], cols] = True
+        cv = MultilabelStratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            group_folds = folds_of_splits(cv.split(np.zeros((n_groups, 1)), union), n_groups)
+        return group_folds[member]
