@@ -69,6 +69,7 @@ def test_grid_study_end_to_end(tmp_path, mirror):
         found = rows[(rows["k"] == o["k"]) & (rows["measure"] == o["objective"])]["value"]
         assert o["bound"] <= found.min() + 1e-9 and o["value"] <= found.min() + 1e-9
     assert "# Distance from the best split possible" in (tables / "grid_gap.md").read_text()
+    assert "## How far from the best split possible" in recommendation
     assert (tmp_path / "results" / "tiny" / "figures" / "grid_gap.png").stat().st_size > 10_000
 
 
@@ -120,7 +121,8 @@ def test_grouped_grid_study_end_to_end(tmp_path, mirror):
     assert set(rows["dataset"]) == {"toy", "grouped"}
     ld = rows[rows["measure"] == "LD"].groupby("stratifier")["value"].mean()
     assert ld["hybrid"] < ld["group_kfold"]  # stratifying the groups beats dealing them by size alone
-    assert (tmp_path / "results" / "tiny" / "report" / "recommendation.md").is_file()
+    recommendation = (tmp_path / "results" / "tiny" / "report" / "recommendation.md").read_text()
+    assert "Grouped data: 2 of the 2 datasets are split by whole groups (toy, grouped)" in recommendation
 
 
 def test_grouped_quality_grid_stops_on_a_leak():

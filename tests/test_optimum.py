@@ -97,3 +97,17 @@ def test_gap_table_by_hand():
     md = gap_markdown(gap_table(grid, optimum))
     assert "| d | 0.01 | 10.0% | 100.0% |" in md
     assert "| d | ≥ 2 | ≤ +1.0 | ≤ +3.0 |" in md
+
+
+def test_the_recommendation_says_how_far_from_the_optimum():
+    from stratbench.grid.recommendation import optimality_section
+
+    gaps = pd.DataFrame({"dataset": ["a", "a", "b", "b", "a"], "k": 5, "objective": ["LD"] * 4 + ["FLZ"],
+                         "stratifier": ["hybrid", "iterative"] * 2 + ["hybrid"], "mean": 0.0, "best": 0.0,
+                         "value": 0.0, "bound": 0.0, "closed": [True, True, False, False, True],
+                         "gap": [0.03, 0.50, 0.08, 0.20, 0.0]})
+    text = "\n".join(optimality_section(gaps, "hybrid"))
+    assert "proven optimal on 1 of 2 (dataset, k)" in text
+    assert "| 5 | 5.5% | 35.0% |" in text  # medians of (3%, 8%) and (50%, 20%)
+    assert "hybrid is within 5% of the optimum (or bound) on 1 of 2 (dataset, k); largest gap 8.0% (b, k = 5)" in text
+    assert "Closest to the optimum on median: hybrid." in text and "at the fewest on 1 of 1" in text

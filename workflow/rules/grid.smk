@@ -85,6 +85,7 @@ rule recommendation:
         tests=f"{study.results}/tables/grid_friedman_nemenyi.csv",
         pairs=f"{study.results}/tables/grid_nemenyi_pairwise.csv",
         statistics=f"{study.results}/tables/dataset_statistics.csv",
+        **({"gaps": f"{study.results}/tables/grid_gap.csv"} if study.optimum else {}),
         code=code("grid"),
     output:
         report(f"{study.results}/report/recommendation.md", caption="../report/recommendation.rst", category="Grid"),
@@ -99,6 +100,7 @@ rule recommendation:
         baselines=study.grid.get("baselines", []),
         alpha=study.alpha,
         synthetic=GENERATED_USED,  # the 5% check is over real datasets only
+        grouped=[d for d in study.datasets if study.grouped(d)],
     script:
         "../scripts/recommendation.py"
 

@@ -160,17 +160,54 @@ def fast_choice(g: Grid) -> str | None:
 
 def recommendation(summary: pd.DataFrame, ranks: pd.DataFrame, tests: pd.DataFrame, pairs: pd.DataFrame,
                    statistics: pd.DataFrame, study: str, baselines: list[str] = (), alpha: float = 0.05,
-                   synthetic: list[str] = ()) -> str:
+                   synthetic: list[str] = (), gaps: pd.DataFrame | None = None, grouped: list[str] = ()) -> str:
     """The recommendation in Markdown: overall ranks, the best per measure, the best against the others,
-    (with ``baselines``) the best against them alone (:func:`against_baselines`), runtime, dataset
-    groups, and a summary."""
+    (with ``baselines``) the best against them alone (:func:`against_baselines`), (with ``gaps``, the
+    optimality gap table) how far each is from the best split possible, runtime, dataset groups, and a
+    summary; ``grouped``: the datasets split by groups (said at the top)."""
     g = Grid(summary, ranks, tests, pairs, statistics)
-    lines = overall_section(g, study) + per_measure_section(g) + best_against_others_section(g)
+    lines = overall_section(g, study)
+    if len(grouped):
+        lines[2:2] = ["", f"Grouped data: {len(grouped)} of the {summary['dataset'].nunique()} datasets are split by "
+                      f"whole groups ({', '.join(grouped)}); every split was checked to keep each group in one fold."]
+    lines += per_measure_section(g) + best_against_others_section(g)
     baselines = [b for b in baselines if b in g.methods and b != g.best]
     if baselines:
         lines += against_baselines(summary, g.best, baselines, alpha, synthetic)
+    if gaps is not None and len(gaps):
+        lines += optimality_section(gaps, g.best)
     lines += runtime_section(g) + dataset_kinds_section(g) + in_short_section(g)
     return "\n".join(lines) + "\n"
+
+
+def optimality_section(gaps: pd.DataFrame, best: str, tolerance: float = 0.05) -> list[str]:
+    """How far each stratifier's LD is from the best split possible (the optimality gap table,
+    :func:`stratbench.grid.optimum.gap_table`): per k, the median gap over the datasets, the datasets
+    where ``best`` is within ``tolerance``, and the closest method."""
+    ld = gaps[gaps["objective"] == "LD"]
+    if ld.empty:
+        return []
+    closed = ld.groupby(["dataset", "k"])["closed"].first()
+    lines = ["", "## How far from the best split possible", "",
+             f"CP-SAT's best split with exact fold sizes (`stratbench.grid.optimum`) on {ld['dataset'].nunique()} small "
+             f"datasets: proven optimal on {int(closed.sum())} of {len(closed)} (dataset, k); elsewhere the gap is to its "
+             "proven lower bound, so at most that. Median LD gap over the datasets (mean over the seeds):", "",
+             "| k | " + " | ".join(sorted(ld["stratifier"].unique())) + " |",
+             "|---|" + "---|" * ld["stratifier"].nunique()]
+    for k, part in ld.groupby("k", sort=True):
+        median = part.groupby("stratifier")["gap"].median()
+        lines.append(f"| {k} | " + " | ".join(f"{100 * median[m]:.1f}%" for m in sorted(median.index)) + " |")
+    mine = ld[ld["stratifier"] == best]
+    within = mine[mine["gap"] <= tolerance]
+    closest = ld.groupby("stratifier")["gap"].median().idxmin()
+    lines += ["", f"{best} is within {tolerance:.0%} of the optimum (or bound) on {len(within)} of {len(mine)} "
+              f"(dataset, k); largest gap {100 * mine['gap'].max():.1f}% ({mine.loc[mine['gap'].idxmax(), 'dataset']}, "
+              f"k = {int(mine.loc[mine['gap'].idxmax(), 'k'])}). Closest to the optimum on median: {closest}."]
+    flz = gaps[(gaps["objective"] == "FLZ") & (gaps["stratifier"] == best)]
+    if len(flz):
+        lines.append(f"FLZ: {best} leaves {flz['gap'].mean():.2f} empty (fold, label) cells above the fewest possible "
+                     f"on average (at the fewest on {int((flz['gap'] <= 1e-9).sum())} of {len(flz)}).")
+    return lines
 
 
 def against_baselines(summary: pd.DataFrame, best: str, baselines: list[str], alpha: float = 0.05,
