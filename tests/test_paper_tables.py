@@ -10,16 +10,15 @@ import pytest
 from stratbench.paper_tables import (
     Cell,
     count,
-    cv_estimates_table,
     latex_document,
     latex_escape,
     number,
     pvalue,
-    sechidis_table2,
     study_tables,
-    szymanski_table1,
-    tiittanen_table2,
 )
+from stratbench.papers.sechidis2011 import cv_estimates_table, sechidis_table2
+from stratbench.papers.szymanski2017 import szymanski_table1
+from stratbench.papers.tiittanen2021 import tiittanen_table2
 
 
 def summary_frame():

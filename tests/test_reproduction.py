@@ -215,11 +215,20 @@ def test_a_fourth_paper_is_one_module_and_its_csvs(tmp_path, monkeypatch):
         return rows(table="Toy Table 1", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours",
                                                                        "published", "agrees"]))
 
+    def toy_layouts(inputs, order=None):  # its table as it prints it: LD per dataset, one column per stratifier
+        from stratbench.table_format import Cell, PaperTable
+
+        fq = inputs["fold_quality"]
+        ld = fq[fq["measure"] == "LD"]
+        table = PaperTable("toy2030_table", "Toy Table 1", ["dataset"], ["LD"], data=ld)
+        table.blocks.append([((d,), [Cell(f"{v:.4f}")]) for d, v in zip(ld["dataset"], ld["mean"])])
+        return [table]
+
     monkeypatch.setattr(papers, "_PAPERS", dict(papers._PAPERS))
     papers.register(papers.Paper("toy2030", "A. Toy. Toy splits. 2030.", {"table": ("toy2030_table.csv", {"LD": str})},
                                  {"Toy Table": "within 2 × our std plus half the last digit"}, compare,
                                  causes=[papers.Cause("toy-yeast", lambda r: r["dataset"] == "yeast", "a toy reason")],
-                                 folder=tmp_path))
+                                 folder=tmp_path, layouts=toy_layouts))
     ours = pd.DataFrame([("emotions", "iterative", "LD", 0.0301, 0.0002, 5), ("yeast", "iterative", "LD", 0.05, 0.001, 5)],
                         columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
     report = reproduction("toy2030", pd.DataFrame(), ours, 10, ["iterative"])
@@ -227,6 +236,11 @@ def test_a_fourth_paper_is_one_module_and_its_csvs(tmp_path, monkeypatch):
     assert summary_lines(report) == ["Toy Table 1: 1 of 2 cells agree (within 2 × our std plus half the last digit); "
                                      "1 differ with a named cause, 0 unexplained."]
     assert "**toy-yeast** (1 cells): a toy reason" in reproduction_markdown(report, "toy2030", "demo")
+    from stratbench.paper_tables import study_tables
+
+    printed = {t.name: t for t in study_tables(pd.DataFrame(columns=["dataset", "labelsets_per_example"]), ours)}
+    assert "| emotions | 0.0301 |" in printed["toy2030_table"].markdown()  # its layout, beside the other papers'
+    assert "szymanski2017_table1" not in printed  # no pair measures in this study
     config = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1, "stratifiers": {"iterative": {}}, "reproduces": "toy2030",
               "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}}
     assert Study.checked(dict(config)).reproduces == "toy2030"

@@ -22,7 +22,7 @@ import pandas as pd
 from stratbench.fold_quality import fold_label_counts
 from stratbench.io import atomic_path
 from stratbench.measure_table import MEASURES
-from stratbench.paper_tables import ordered
+from stratbench.table_format import ordered
 
 WIDTHS = {"one": 3.5, "two": 7.0}  # inches: one and two journal columns
 

@@ -49,7 +49,10 @@ class Paper:
     ``data/published``); the judging criterion of each of its tables (``criteria``: table-name prefix →
     text); the named ``causes`` of the cells that differ; ``compare(paper, study)`` → the report's rows;
     ``needs``: the study tables beyond statistics and the fold-quality summary that it compares
-    (``runtime``; ``summary`` and ``ranks`` where the study has classifiers)."""
+    (``runtime``; ``summary`` and ``ranks`` where the study has classifiers); ``layouts`` and
+    ``score_layouts``: its tables as it prints them, made from a study's tables (a dict of statistics,
+    fold_quality, runtime, summary, ranks) in the stratifiers' ``order``
+    (:class:`stratbench.table_format.PaperTable`; the fold-quality ones, then the classifier ones)."""
 
     name: str
     citation: str
@@ -59,6 +62,8 @@ class Paper:
     causes: list[Cause] = field(default_factory=list)
     needs: tuple[str, ...] = ()
     folder: Path | None = None
+    layouts: Callable[[dict, list | None], list] | None = None
+    score_layouts: Callable[[dict, list | None], list] | None = None
 
     def published(self) -> dict[str, pd.DataFrame]:
         """The published tables, by key; columns whose printed precision matters are read as text."""

@@ -19,7 +19,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from stratbench.measure_table import LOWER_IS_BETTER, MEASURE_LABELS
 from stratbench.papers._paper import Paper, Study, half_unit, in_paper_names, rows
+from stratbench.table_format import Cell, PaperTable, best, dataset_block_table, number, ordered, pivot
 
 STRATIFIERS = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
 DATASETS = {"tmc2007-500": "tmc2007"}
@@ -151,7 +153,94 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True) if parts else rows(table=[])
 
 
+
+# --- the paper's tables as printed (the study's paper_tables) ------------------------------
+
+TABLE1_COLUMNS = {"labels": "labels", "examples": "examples", "labelsets": "labelsets",
+                  "labelsets_per_example": "labelsets/examples", "examples_per_labelset_min": "per labelset: min",
+                  "examples_per_labelset_avg": "avg", "examples_per_labelset_max": "max",
+                  "examples_per_label_min": "per label: min", "examples_per_label_avg": "avg",
+                  "examples_per_label_max": "max"}
+
+
+def sechidis_table1(statistics: pd.DataFrame) -> PaperTable:
+    """Sechidis et al. 2011, Table 1: the datasets, ordered by labelsets per example as the paper orders
+    them (averages rounded, the ratio to two decimals, as printed)."""
+    stats = statistics.sort_values(["labelsets_per_example", "dataset"], kind="stable")
+    columns = list(TABLE1_COLUMNS)
+    table = PaperTable("sechidis2011_table1", "Datasets, with the columns of Sechidis et al. 2011, Table 1 "
+                       "(examples per labelset and per label: min, average, max)", ["dataset"],
+                       [TABLE1_COLUMNS[c] for c in columns], data=stats.reset_index(drop=True))
+
+    def text(column, value):
+        return f"{value:.2f}" if column == "labelsets_per_example" else f"{value:.0f}"
+
+    table.blocks.append([((row["dataset"],), [Cell(text(c, row[c])) for c in columns]) for _, row in stats.iterrows()])
+    return table
+
+
+def sechidis_table2(fold_quality: pd.DataFrame, order=None) -> PaperTable | None:
+    """Sechidis et al. 2011, Table 2: ED, LD, FZ, FLZ (mean over repeats), lowest per dataset bold."""
+    return dataset_block_table(fold_quality, ["ED", "LD", "FZ", "FLZ"], "sechidis2011_table2",
+                                "Fold quality as in Sechidis et al. 2011, Table 2 (mean over repeats; lower is better)",
+                                order)
+
+
+def cv_estimates_table(summary: pd.DataFrame, ranks: pd.DataFrame, classifier: str, order=None) -> PaperTable:
+    """Sechidis et al. 2011, Tables 4–5 for one classifier: mean ± std over folds per dataset × measure,
+    best mean bold, lowest std underlined; then the average rank of the std per group."""
+    part = summary[summary["classifier"] == classifier]
+    stratifiers = ordered(part["stratifier"], order)
+    measures = [m for m in MEASURE_LABELS if m in set(part["measure"])]
+    mean = pivot(part, ["dataset", "measure"], "stratifier", "mean").reindex(columns=stratifiers)
+    std = pivot(part, ["dataset", "measure"], "stratifier", "std").reindex(columns=stratifiers)
+    table = PaperTable(f"cv_estimates_{classifier}",
+                       f"{classifier.upper()}: mean ± std over the folds (averaged over repeats), as in "
+                       "Sechidis et al. 2011, Tables 4–5; best mean bold, lowest std underlined; below, the "
+                       "average rank of the std (1 = lowest)",
+                       ["dataset", "measure"], stratifiers,
+                       data=part[["dataset", "stratifier", "measure", "mean", "std"]].reset_index(drop=True))
+    for dataset in sorted(part["dataset"].unique()):
+        block = []
+        for measure in measures:
+            if (dataset, measure) not in mean.index:
+                continue
+            m, s = mean.loc[(dataset, measure)].to_numpy(), std.loc[(dataset, measure)].to_numpy()
+            bold, under = best(m, LOWER_IS_BETTER.get(measure, True)), best(s)
+            block.append(((dataset, MEASURE_LABELS.get(measure, measure)),
+                          [Cell("NaN" if np.isnan(a) else f"{a:.4f} ± {b:.4f}", bool(x), bool(u))
+                           for a, b, x, u in zip(m, s, bold, under)]))
+        table.blocks.append(block)
+    r = ranks[ranks["classifier"] == classifier] if not ranks.empty else ranks
+    for group, part in r.groupby("group", sort=False):
+        wide = part.pivot(index="measure", columns="stratifier", values="average_rank").reindex(columns=stratifiers)
+        n = part.groupby("measure")["datasets"].first()
+        block = []
+        for measure in [m for m in measures if m in wide.index]:
+            values = wide.loc[measure].to_numpy()
+            marks = best(values)
+            block.append(((f"avg. rank of std, {group}", f"{MEASURE_LABELS.get(measure, measure)} (N={n[measure]})"),
+                          [Cell(number(v, 2) if np.isfinite(v) else "–", bool(k)) for v, k in zip(values, marks)]))
+        table.blocks.append(block)
+    return table
+
+
+def layouts(inputs: dict, order=None) -> list:
+    """Tables 1 and 2 of the paper from a study's tables (``inputs``: statistics, fold_quality)."""
+    return [sechidis_table1(inputs["statistics"]), sechidis_table2(inputs["fold_quality"], order)]
+
+
+def score_layouts(inputs: dict, order=None) -> list:
+    """Tables 4–5 (one per classifier) from a study's score summary and ranks of the std."""
+    summary, ranks = inputs.get("summary"), inputs.get("ranks")
+    if summary is None or summary.empty:
+        return []
+    return [cv_estimates_table(summary, ranks if ranks is not None else pd.DataFrame(), c, order)
+            for c in sorted(summary["classifier"].unique())]
+
 PAPER = Paper(
+    layouts=layouts,
+    score_layouts=score_layouts,
     name="sechidis2011",
     citation="K. Sechidis, G. Tsoumakas, I. Vlahavas. On the Stratification of Multi-label Data. "
              "ECML PKDD 2011, LNCS 6913, pp. 145–158.",

@@ -10,9 +10,11 @@ plus half the last printed digit (one published CV is one draw).
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from stratbench.papers._paper import Cause, Paper, Study, table_rows, within_repeats
+from stratbench.table_format import Cell, PaperTable, best, ordered, pivot
 
 # ours -> the paper's row: the published protocol (kfold, labelset_sklearn2017, IS, SOIS as published)
 # and beside it Sechidis's labelset and the scikit-multilearn 0.2.0 code paths
@@ -45,7 +47,39 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
     return table_rows(TABLE, out, table1, set(study.fold_quality["dataset"]), UNAVAILABLE)
 
 
+
+def szymanski_table1(fold_quality: pd.DataFrame, order=None) -> PaperTable | None:
+    """Szymański & Kajdanowicz 2017, Table 1: % of label pairs with no positive example in a test fold,
+    mean ± std over folds (each averaged over repeats); the lowest mean of a dataset bold."""
+    part = fold_quality[fold_quality["measure"].isin(["pair_zero_share", "pair_zero_share_std"])]
+    if part.empty:
+        return None
+    mean = pivot(part[part.measure == "pair_zero_share"], ["dataset"], "stratifier", "mean")
+    stratifiers = ordered(mean.columns, order)
+    mean = mean[stratifiers]
+    std = pivot(part[part.measure == "pair_zero_share_std"], ["dataset"], "stratifier", "mean").reindex_like(mean)
+    table = PaperTable("szymanski2017_table1",
+                       "Label pairs without positive evidence in a test fold (%), mean ± std over folds, "
+                       "as in Szymański & Kajdanowicz 2017, Table 1 (lower is better)",
+                       ["dataset"], stratifiers,
+                       data=pd.DataFrame({"dataset": np.repeat(mean.index, len(stratifiers)),
+                                          "stratifier": np.tile(stratifiers, len(mean)),
+                                          "mean": mean.to_numpy().ravel(), "std": std.to_numpy().ravel()}))
+    block = []
+    for dataset in mean.index:
+        m, s = mean.loc[dataset].to_numpy(), std.loc[dataset].to_numpy()
+        marks = best(m)
+        block.append(((dataset,), [Cell(f"{100 * a:.1f} ± {100 * b:.1f}", bold=bool(k)) for a, b, k in zip(m, s, marks)]))
+    table.blocks.append(block)
+    return table
+
+
+def layouts(inputs: dict, order=None) -> list:
+    """Table 1 from a study's fold-quality summary."""
+    return [szymanski_table1(inputs["fold_quality"], order)]
+
 PAPER = Paper(
+    layouts=layouts,
     name="szymanski2017",
     citation="P. Szymański, T. Kajdanowicz. A Network Perspective on Stratification of Multi-Label Data. "
              "LIDTA 2017, PMLR 74, pp. 22–35.",

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench.papers._paper import Cause, Paper, Study, table_rows, within_repeats
+from stratbench.table_format import PaperTable, dataset_block_table
 
 STRATIFIERS = {"optisplit_rld": "optisplit-rLD", "optisplit_dcp": "optisplit-DCP",
                "optisplit_rld_published": "optisplit-rLD", "optisplit_dcp_published": "optisplit-DCP",
@@ -62,7 +63,25 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
     return table_rows(TABLE, out, table2, set(study.fold_quality["dataset"]), UNAVAILABLE)
 
 
+
+def tiittanen_table2(fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = None, order=None) -> PaperTable | None:
+    """Tiittanen et al. 2021, Table 2: ED, LD, DCP, rLD and the stratifier's wall time (s)."""
+    summary = fold_quality
+    if runtime is not None and not runtime.empty:
+        seconds = (runtime.groupby(["dataset", "stratifier"], sort=True)["seconds"]
+                   .agg(mean="mean", std=lambda v: float(np.std(v))).reset_index().assign(measure="seconds"))
+        summary = pd.concat([fold_quality, seconds], ignore_index=True)
+    return dataset_block_table(summary, ["ED", "LD", "DCP", "rLD", "seconds"], "tiittanen2021_table2",
+                                "Fold quality as in Tiittanen et al. 2021, Table 2 (mean over repeats; "
+                                "time: the stratifier's wall time; lower is better)", order)
+
+
+def layouts(inputs: dict, order=None) -> list:
+    """Table 2 from a study's fold-quality summary and stratifier runtimes."""
+    return [tiittanen_table2(inputs["fold_quality"], inputs.get("runtime"), order)]
+
 PAPER = Paper(
+    layouts=layouts,
     name="tiittanen2021",
     citation="O. Tiittanen, L. Holm, P. Törönen. Novel split quality measures for stratified multilabel "
              "cross validation with application to large and sparse gene ontology datasets. 2021.",
