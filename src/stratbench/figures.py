@@ -402,7 +402,7 @@ def optimality_gap(gaps: pd.DataFrame, objective: str = "LD", style: FigureStyle
     with style.drawing():
         nrows, ncols = _grid(len(ks), style, 2.2)
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 0.3 * len(methods) * nrows + 1.4),
-                                 squeeze=False, sharey=True)
+                                 squeeze=False, sharey=True, sharex=True)
         for ax, k in zip(axes.flat, ks):
             at = part[part["k"] == k]
             for i, d in enumerate(datasets):
