@@ -80,12 +80,12 @@ rule plot_grid_cd:
 
 rule recommendation:
     input:
+        **({"gaps": f"{study.results}/tables/grid_gap.csv"} if study.optimum else {}),
         summary=f"{study.results}/tables/grid_summary.csv",
         ranks=f"{study.results}/tables/grid_ranks.csv",
         tests=f"{study.results}/tables/grid_friedman_nemenyi.csv",
         pairs=f"{study.results}/tables/grid_nemenyi_pairwise.csv",
         statistics=f"{study.results}/tables/dataset_statistics.csv",
-        **({"gaps": f"{study.results}/tables/grid_gap.csv"} if study.optimum else {}),
         code=code("grid"),
     output:
         report(f"{study.results}/report/recommendation.md", caption="../report/recommendation.rst", category="Grid"),
@@ -108,11 +108,8 @@ rule recommendation:
 rule grid_optimum:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=(
-            code("grid/optimum.py", "fold_quality.py", "labels") + method_sources("stratifier", OPTIMUM_HINT)
-            if OPTIMUM_HINT
-            else []
-        ),
+        code=code("grid/optimum.py", "fold_quality.py", "labels")
+        + (method_sources("stratifier", OPTIMUM_HINT) if OPTIMUM_HINT else []),
     output:
         f"{study.results}/optimum/{{dataset}}.csv",
     log:

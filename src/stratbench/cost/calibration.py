@@ -28,6 +28,7 @@ from sklearn.base import clone
 
 from stratbench.classifiers._forests import ForestTask, apply, faster_layout, is_streamed, run, strata_of, train
 from stratbench.datasets import load_dataset, save_dataset
+from stratbench.datasets.groups import dataset_groups
 from stratbench.fold_quality import fold_quality
 from stratbench.labels import label_combinations
 from stratbench.network import network_stability
@@ -159,9 +160,10 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
         start = time.perf_counter()
         load_dataset(Path(tmp) / "d.npz")
         load_s = time.perf_counter() - start
+    groups = dataset_groups(ds, study.datasets[dataset].get("groups"), study.split_seed(dataset, 0))
     stratifier_s, folds = {}, None
     for name in study.stratifiers:
-        ids, stratifier_s[name] = timed_fold_ids(study.stratifier(name, n_splits=k, random_state=0), Y)
+        ids, stratifier_s[name] = timed_fold_ids(study.stratifier(name, n_splits=k, random_state=0), Y, groups)
         folds = ids if folds is None else folds
     start = time.perf_counter()
     comb = label_combinations(Y)
