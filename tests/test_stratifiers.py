@@ -53,7 +53,7 @@ def test_clear_errors():
         stratifiers.get("iterative", n_splits=5).fold_ids(Y)
     with pytest.raises(StratbenchError, match=r"label column 1 is not 0/1 \(value 2\)"):
         stratifiers.get("random", n_splits=2).fold_ids(np.array([[0, 2], [1, 0], [1, 1]]))
-    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: hybrid, iterative, kfold, labelset"):
+    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: group_kfold, hybrid, iterative, kfold, labelset"):
         stratifiers.get("nope")
     with pytest.raises(StratbenchError, match=r"cannot import stratifier 'no.such.Thing'"):
         stratifiers.get("no.such.Thing")

@@ -250,13 +250,15 @@ class Study:
             kinds = sorted(set(spec) - {"groups"})
             if len(kinds) > 1:
                 raise StratbenchError(f"config: dataset {d!r} has {len(kinds)} kinds ({', '.join(kinds)}): give one")
-        self._check_groups()
         for kind, methods in (("stratifier", self.stratifiers), ("classifier", self.classifiers)):
-            for name, spec in methods.items():
+            for name in methods:
                 try:
                     self.method_class(kind, name)
                 except StratbenchError as exc:
                     raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
+        self._check_groups()
+        for kind, methods in (("stratifier", self.stratifiers), ("classifier", self.classifiers)):
+            for name, spec in methods.items():
                 if spec.get("params") or (kind == "classifier" and self.forest):
                     self._try_method(kind, name, spec)
         if self.reproduces is not None and self.reproduces not in papers.names():

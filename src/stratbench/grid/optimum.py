@@ -63,8 +63,8 @@ def label_ld_floors(Y, n_splits: int) -> np.ndarray:
     O(k·|D_λ|²)). Their sum over k·q is a lower bound on LD (``LD floor``): the labels are coupled by
     the rows they share, which only the exact model sees.
 
-    >>> label_ld_floors([[1, 0], [1, 0], [0, 1], [0, 0]], 2).tolist()   # both reach 0 … or cannot
-    [0.0, 2.0]
+    >>> label_ld_floors([[1, 0], [1, 0], [0, 1], [0, 0]], 2).tolist()  # label 1: |1 − ⅓| + |0 − ⅓|
+    [0.0, 1.0]
     """
     Y = as_label_matrix(Y)
     n, k = Y.shape[0], n_splits
