@@ -28,34 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import stratifier_speed as speed  # noqa: E402  (one way to run a method in a child process, for both benchmarks)
 
-OURS = {"random": ("random", {}), "kfold": ("kfold", {}), "labelset": ("labelset", {}),
-        "IS (ours)": ("iterative", {}), "SOIS (ours)": ("sois", {}), "optisplit-rLD (ours)": ("optisplit_rld", {}),
-        "optisplit-DCP (ours)": ("optisplit_dcp", {}), "ss": ("ss", {}), "pmbsrs": ("pmbsrs", {}),
-        "hybrid (ours)": ("hybrid", {})}
-speed.OURS.update(OURS)
+OURS = [*speed.OTHERS, *speed.OURS]  # every stratifier; the child processes look them up in stratifier_speed
 DENSE_LIMIT_BYTES = 2e9  # the references take dense label matrices (float64 inside): skipped above 2 GB
 
 
 def matrix_name(n: int, q: int) -> str:
+    """The name ``stratifier_speed.load`` makes the sweep's n × q matrix from."""
     return f"random_{n}x{q}"
-
-
-def density(q: int) -> float:
-    return min(0.3, 7.7 / q)
-
-
-def load(name: str):
-    """The sweep's matrices by name (``random_<n>x<q>``); other names as the speed benchmark."""
-    if name.startswith("random_"):
-        from stratbench.datasets.random_labels import generate
-
-        n, q = (int(v) for v in name.removeprefix("random_").split("x"))
-        return generate(name, n, q, density(q), skew=0.5, seed=1).Y
-    return _load(name)
-
-
-_load = speed.load
-speed.load = load  # the child processes look the matrix up through the speed benchmark's loader
 
 
 def sweep(kind: str, sizes: list[tuple[int, int]], methods: list[str], k: int, timeout: float) -> list[dict]:

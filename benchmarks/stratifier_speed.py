@@ -27,11 +27,21 @@ import pandas as pd
 OURS = {"IS (ours)": ("iterative", {}), "SOIS (ours)": ("sois", {}),
         "optisplit-rLD (ours)": ("optisplit_rld", {}), "optisplit-DCP (ours)": ("optisplit_dcp", {}),
         "hybrid (ours)": ("hybrid", {})}
+# the other stratifiers, run by name but not by default (benchmarks/scaling.py runs every one)
+OTHERS = {"random": ("random", {}), "kfold": ("kfold", {}), "labelset": ("labelset", {}), "ss": ("ss", {}),
+          "pmbsrs": ("pmbsrs", {})}
 REFERENCES = ["IS iterstrat", "IS skmultilearn", "SOIS skmultilearn"]
 CPU = [0.0]  # the last split's CPU seconds
 
 
 def load(name: str):
+    """A MULAN dataset by name; "go" (below); ``random_<n>x<q>``: n × q random labels at 7.7 labels a row
+    (density min(0.3, 7.7/q); GO "CC"'s at q = 1,000), as the scaling track sweeps them."""
+    if name.startswith("random_"):
+        from stratbench.datasets.random_labels import generate
+
+        n, q = (int(v) for v in name.removeprefix("random_").split("x"))
+        return generate(name, n, q, min(0.3, 7.7 / q), skew=0.5, seed=1).Y
     if name == "go":
         from stratbench.datasets.random_labels import generate
 
@@ -48,10 +58,10 @@ def _rss_mb() -> float:
 def split(method: str, Y, k: int, seed: int):
     """(fold ids, warm-up seconds, split seconds); the split's CPU seconds (this process, every thread)
     in ``CPU[0]``."""
-    if method in OURS:
+    if method in OURS or method in OTHERS:
         from stratbench import stratifiers
 
-        name, params = OURS[method]
+        name, params = {**OURS, **OTHERS}[method]
         t0 = time.perf_counter()
         stratifiers.get(name, n_splits=2, random_state=0, **params).fold_ids(Y[:20])
         warm = time.perf_counter() - t0

@@ -195,7 +195,7 @@ def test_the_baselines_are_the_libraries_own_splits():
             stratifiers.get(name, n_splits=3, test_size=0.2).fold_ids(Y, groups)
 
 
-def test_groups_made_from_features_and_the_grouped_generator():
+def test_groups_made_from_features_and_the_grouped_generator(tmp_path):
     from stratbench.datasets.core import MultiLabelDataset, load_dataset, save_dataset
     from stratbench.datasets.groups import dataset_groups
 
@@ -208,10 +208,11 @@ def test_groups_made_from_features_and_the_grouped_generator():
     g = grouped_labels.generate("g", groups=40, labels=4, seed=2)
     sizes = np.bincount(g.groups)
     assert len(sizes) == 40 and sizes.min() >= 1 and sizes.max() <= 30 and sizes.sum() == g.Y.shape[0]
-    # a group's members share its labels: each member's labels are a subset of the group's union
-    union = np.zeros((40, 4), dtype=bool)
-    rows, cols = g.Y.nonzero()
-    union[g.groups[rows], cols] = True
-    assert (union.sum(axis=1) <= 4).all() and g.Y.nnz > 0
-    save_dataset(g, "/tmp/grouped_test.npz")
-    np.testing.assert_array_equal(load_dataset("/tmp/grouped_test.npz").groups, g.groups)
+    # members share their group's labels: with keep = 1 every member of a group has the group's labelset,
+    # and the row order (shuffled) still pairs each row with its own group
+    whole = grouped_labels.generate("g", groups=40, labels=4, keep=1.0, seed=2)
+    Y = whole.Y.toarray()
+    assert all((Y[whole.groups == h] == Y[whole.groups == h][0]).all() for h in range(40))
+    assert len({tuple(r) for r in Y}) > 1 and not np.array_equal(whole.groups, np.sort(whole.groups))
+    save_dataset(g, tmp_path / "grouped.npz")
+    np.testing.assert_array_equal(load_dataset(tmp_path / "grouped.npz").groups, g.groups)

@@ -47,7 +47,7 @@ def asks(rule):
 
 
 # the stratifier whose split starts the optimality-gap solver (grid.optimum.hint), if the study has it
-OPTIMUM_HINT = study.optimum.get("hint", "hybrid") if study.optimum.get("hint", "hybrid") in study.stratifiers else None
+OPTIMUM_HINT = study.optimum.get("hint") if study.optimum.get("hint") in study.stratifiers else None
 ENV = "../envs/stratbench.yaml"  # used with --sdm conda; by default jobs run in the current environment
 PACKAGE = Path(stratbench.__file__).parent
 

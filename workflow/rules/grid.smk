@@ -118,7 +118,7 @@ rule grid_optimum:
         f"{study.results}/benchmarks/grid_optimum/{{dataset}}.tsv"
     conda:
         ENV
-    threads: study.optimum.get("workers", 2)
+    threads: study.optimum.get("workers", 1)  # the schema's default filled in where grid.optimum is given
     resources:
         **asks("grid_optimum"),
     params:

@@ -18,6 +18,5 @@ if p.hint:
         warnings.simplefilter("ignore", UserWarning)
         hints = {k: make_method("stratifier", p.hint, p.spec, n_splits=k, random_state=p.seed).fold_ids(Y)
                  for k in p.ks}
-rows = optimum_rows(Y, p.ks, p.settings.get("objectives", ["LD", "FLZ"]), p.settings.get("max_time", 60),
-                    snakemake.threads, hints)
+rows = optimum_rows(Y, p.ks, p.settings["objectives"], p.settings["max_time"], snakemake.threads, hints)
 write_csv(snakemake.output[0], rows.assign(dataset=snakemake.wildcards.dataset)[OPTIMUM_COLUMNS])

@@ -107,9 +107,9 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 jobs.append(Job("grid_quality", d, s, cpu_s=seconds, wall_s=seconds,
                                 mem_mb=int(BASE_MB + 40 * c.y_mb), after=("dataset",)))
             if d in study.optimum.get("datasets", []):  # at most its deterministic time per solve, each worker
-                o = study.optimum
-                wall = startup + o.get("max_time", 60) * len(study.grid_ks) * len(o.get("objectives", ["LD", "FLZ"]))
-                jobs.append(Job("grid_optimum", d, cpu_s=wall * o.get("workers", 2), wall_s=wall,
+                o = study.optimum  # validated: the schema's defaults filled in
+                wall = startup + o["max_time"] * len(study.grid_ks) * len(o["objectives"])
+                jobs.append(Job("grid_optimum", d, cpu_s=wall * o["workers"], wall_s=wall,
                                 mem_mb=int(BASE_MB + 500 + 40 * c.y_mb), after=("dataset",)))
             continue
         for s, split_s in c.stratifier_s.items():

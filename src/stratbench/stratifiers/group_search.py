@@ -38,8 +38,10 @@ def group_combinations(comb, member: np.ndarray, n_groups: int) -> sp.csr_matrix
 
 
 @numba.njit(cache=True)
-def _cap(support, share):  # pragma: no cover - compiled
-    return np.ceil(support * share - 1e-6)
+def _cap(support, ideal_share):  # pragma: no cover - compiled
+    """The fewest positives the fullest fold can hold, ⌈|D_λ|·r_j⌉: DCP's ideal, whatever T_j's rounding
+    (the hybrid's DCP hinge, grouped or not)."""
+    return np.ceil(support * ideal_share - 1e-6)
 
 
 @numba.njit(cache=True)

@@ -54,19 +54,13 @@ from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
-from stratbench.stratifiers.group_search import group_combinations, group_search
+from stratbench.stratifiers.group_search import _cap, group_combinations, group_search
 from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT, sois_kernel
 
 # The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
 # single cache line serves it: R[c, :k] its count in each fold (exact integers), R[c, k] its support
 # |D^c|, R[c, k+1] its weight in F, R[c, k+2] its DCP hinge weight, R[c, k+3] 1 for a pair, 0 for a label.
-
-
-@numba.njit(cache=True)
-def _cap(support, ideal_share):  # pragma: no cover - compiled
-    """The fewest positives the fullest fold can hold, ⌈|D_λ|·r_j⌉: DCP's ideal, whatever T_j's rounding."""
-    return np.ceil(support * ideal_share - 1e-6)
 
 
 @numba.njit(cache=True)
