@@ -37,6 +37,9 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    (k-fold), any folds may be the ones that hold ⌈n/k⌉ (ED is the same), each example going to its
    cheapest fold with room. Should the result still have more empty (fold, label) cells than IS's
    start, the search is also run from IS's start and the better kept.
+6. **LD polish** (:mod:`stratbench.stratifiers.ld_polish`): swaps of rows between folds that lower LD
+   exactly, blended with LPD (ω = ``polish``), never raising FLZ nor DCP's hinge: the squared errors
+   of F round past LD's integer optimum (the optimality gap of docs/ALGORITHMS.md §11.3).
 
 Compiled (numba) over CSR label matrices and the combination lists of :mod:`stratbench.labels.combinations`, one
 float32 record per combination (its fold counts and parameters in one cache line): a pass costs
@@ -56,6 +59,7 @@ from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._rng import randbelow
 from stratbench.stratifiers.group_search import _cap, group_combinations, group_search
 from stratbench.stratifiers.iterative import iterative_fold_ids
+from stratbench.stratifiers.ld_polish import polish_ld
 from stratbench.stratifiers.sois import SELECT, sois_kernel
 
 # The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
@@ -328,6 +332,8 @@ class HybridStratification(MultilabelStratifier):
         pair evidence rewarded only).
     start : ``"both"`` (default), ``"iterative"`` or ``"sois"``: the starts tried.
     trial : share of a pass run from each start to choose between them (default 0.3).
+    polish : ω of the LD polish (step 6; default 1: LD and LPD alike, each relative to its value where
+        the polish starts; 0: LD alone), or None for no polish.
 
     Examples
     --------
@@ -341,7 +347,7 @@ class HybridStratification(MultilabelStratifier):
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  passes=1, samples=8, pair_weight=3.0, start="both", fill=1.0, dcp_weight=16.0, trial=0.3,
-                 keep_pairs=False):
+                 keep_pairs=False, polish=1.0):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
         self.passes = passes
@@ -352,6 +358,7 @@ class HybridStratification(MultilabelStratifier):
         self.dcp_weight = dcp_weight
         self.trial = trial
         self.keep_pairs = keep_pairs
+        self.polish = polish
 
     supports_groups = True
     group_passes = 10  # passes of the group search per ``passes`` (groups are few; it stops when a pass moves none)
@@ -361,6 +368,8 @@ class HybridStratification(MultilabelStratifier):
             raise StratbenchError(f"passes must be an integer ≥ 0, got {self.passes!r}")
         if not isinstance(self.samples, int) or self.samples < 1:
             raise StratbenchError(f"samples must be an integer ≥ 1, got {self.samples!r}")
+        if self.polish is not None and not (isinstance(self.polish, (int, float)) and self.polish >= 0):
+            raise StratbenchError(f"polish must be a number ≥ 0 or None, got {self.polish!r}")
         if self.start not in ("both", "iterative", "sois"):
             raise StratbenchError(f"start must be 'both', 'iterative' or 'sois', got {self.start!r}")
 
@@ -433,4 +442,6 @@ class HybridStratification(MultilabelStratifier):
         result = search(best[2], self.passes, seed_search + 1)
         if result[0] > 0:  # evidence lost on the way: the better of this and IS's own folds' search
             result = min(result, search(starts["iterative"], self.passes, seed_search + 2), key=lambda r: r[:2])
-        return result[2]
+        if self.polish is None:
+            return result[2]
+        return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs)

@@ -1,0 +1,238 @@
+"""LD polish (stratbench's own): swaps of rows between folds that lower LD exactly, the last step of
+the hybrid.
+
+The hybrid's search balances squared count errors of labels and pairs; LD (Appendix A of Szymański &
+Kajdanowicz 2017) is a sum of absolute odds errors over (fold, label) cells,
+
+    LD·k·q = Σ_λ Σ_j |p_j^λ/(1 − p_j^λ) − d_λ/(1 − d_λ)|,   p_j^λ = c_j^λ/|S_j|,
+
+whose optimum (:mod:`stratbench.grid.optimum`) sits on the integer corners the squared errors round
+past. Rows with one labelset are interchangeable for every count, so the polish works on the
+labelset × fold counts: one row of labelset s in fold a swaps with one of labelset t in fold b (fold
+sizes never change). A swap is taken when it lowers LD and the blend
+
+    G = LD/LD₀ + ω · LPD/LPD₀
+
+(LD₀, LPD₀ the values where the polish starts; ω = ``pair_weight``; LPD the same sum over co-occurring
+pairs). A swap never raises the number of empty (fold, label) cells (with ``keep_pairs``, nor of (fold,
+pair) cells) and
+never adds a positive to a fold at or above ⌈|D_λ|·r_j⌉ (DCP's floor, the hybrid's hinge), so DCP
+never rises.
+
+For each (s, a) in turn the best swap is taken: over every fold b and labelset t in it where a pass
+scores at most ``EXHAUSTIVE_WORK`` swaps, else over ``samples`` labelsets t drawn by their rows, each
+in a random other fold of its own. Where the budget also allows, an (s, a) without an improving swap
+tries every 3-cycle (s to b, t from b to a, then s on to c and u from c to b). Passes end when one
+takes nothing (at most ``passes``; ``SAMPLED_PASSES`` when sampled). A swap changes only the labels
+and pairs in the symmetric difference of s and t: scored in O(|s| + |t|) (sorted ids, one merge).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from stratbench.labels import fold_counts, labelset_ids
+from stratbench.stratifiers._rng import randbelow
+
+EXHAUSTIVE_WORK = 5 * 10**7  # swaps scored per pass up to which every (fold, labelset) partner is tried
+SAMPLED_PASSES = 2  # passes of the sampled polish (large label spaces: O(n · samples · |Y_x|²) each)
+
+
+@numba.njit(cache=True)
+def _cell(c, size, odds):  # pragma: no cover - compiled
+    """|p/(1 − p) − d/(1 − d)| of a cell with count c in a fold of ``size`` rows (p = 1 guarded)."""
+    p = (size - 1.0) / size if c >= size else c / size
+    return abs(p / (1.0 - p) - odds)
+
+
+@numba.njit(cache=True)
+def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # pragma: no cover - compiled
+    """(ΔLD sum, ΔLPD sum, Δ empty label cells, Δ empty pair cells, positives added above a label's
+    cap) of swapping a row of labelset s in fold a with a row of labelset t in fold b."""
+    d_label, d_pair, z_label, z_pair, over = 0.0, 0.0, 0, 0, 0
+    i, j, i_end, j_end = ptr[s], ptr[t], ptr[s + 1], ptr[t + 1]
+    while i < i_end or j < j_end:
+        if j >= j_end or (i < i_end and combos[i] < combos[j]):
+            c, to_a, to_b = combos[i], -1, 1
+            i += 1
+        elif i >= i_end or combos[j] < combos[i]:
+            c, to_a, to_b = combos[j], 1, -1
+            j += 1
+        else:  # in both labelsets: the swap leaves it
+            i += 1
+            j += 1
+            continue
+        ca, cb = C[c, a], C[c, b]
+        d = (_cell(ca + to_a, sizes[a], odds[c]) - _cell(ca, sizes[a], odds[c])
+             + _cell(cb + to_b, sizes[b], odds[c]) - _cell(cb, sizes[b], odds[c]))
+        z = (1 if ca + to_a == 0 else 0) + (1 if cb + to_b == 0 else 0) - (1 if ca == 0 else 0) - (1 if cb == 0 else 0)
+        if is_pair[c]:
+            d_pair += d
+            z_pair += z
+        else:
+            d_label += d
+            z_label += z
+            over += (1 if to_a > 0 and ca + 1 > caps[c, a] else 0) + (1 if to_b > 0 and cb + 1 > caps[c, b] else 0)
+    return d_label, d_pair, z_label, z_pair, over
+
+
+@numba.njit(cache=True)
+def _swap(s, t, a, b, ptr, combos, M, C):  # pragma: no cover - compiled
+    """A row of labelset s from fold a to b, one of t from b to a."""
+    M[s, a] -= 1
+    M[s, b] += 1
+    M[t, b] -= 1
+    M[t, a] += 1
+    for i in range(ptr[s], ptr[s + 1]):
+        C[combos[i], a] -= 1
+        C[combos[i], b] += 1
+    for i in range(ptr[t], ptr[t + 1]):
+        C[combos[i], b] -= 1
+        C[combos[i], a] += 1
+
+
+@numba.njit(cache=True)
+def _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair, keep_pairs):  # pragma: no cover
+    """The best improving 3-cycle from (s, a) — s from a to b, t from b to a, then s from b to c and u
+    from c to b, so s ends in c, t in a and u in b — taken if any; returns 1 if one was."""
+    S, k = M.shape
+    best, best_t, best_b, best_u, best_c = -1e-12, -1, -1, -1, -1
+    for b in range(k):
+        for t in range(S):
+            if b == a or t == s or M[t, b] == 0:
+                continue
+            dl1, dp1, zl1, zp1, over1 = _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps)
+            _swap(s, t, a, b, ptr, combos, M, C)
+            for c in range(k):
+                for u in range(S):
+                    if c == a or c == b or u == s or M[u, c] == 0:
+                        continue
+                    dl2, dp2, zl2, zp2, over2 = _swap_delta(s, u, b, c, ptr, combos, C, sizes, odds, is_pair, caps)
+                    if (dl1 + dl2 >= -1e-15 or zl1 + zl2 > 0 or over1 + over2 > 0
+                            or (keep_pairs and zp1 + zp2 > 0)):
+                        continue
+                    g = w_label * (dl1 + dl2) + w_pair * (dp1 + dp2)
+                    if g < best:
+                        best, best_t, best_b, best_u, best_c = g, t, b, u, c
+            _swap(s, t, b, a, ptr, combos, M, C)  # undone (s back to a, t back to b)
+    if best_t < 0:
+        return 0
+    _swap(s, best_t, a, best_b, ptr, combos, M, C)
+    _swap(s, best_u, best_b, best_c, ptr, combos, M, C)
+    return 1
+
+
+@numba.njit(cache=True)
+def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_weight, keep_pairs, exhaustive,
+                  cycles, samples, passes, seed):  # pragma: no cover - compiled
+    """Swaps on the labelset × fold counts ``M`` and combination × fold counts ``C`` (both updated in
+    place; module doc). Returns the number of swaps taken."""
+    S, k = M.shape
+    ld0, lpd0 = 0.0, 0.0
+    for c in range(C.shape[0]):
+        for j in range(k):
+            if is_pair[c]:
+                lpd0 += _cell(C[c, j], sizes[j], odds[c])
+            else:
+                ld0 += _cell(C[c, j], sizes[j], odds[c])
+    if ld0 <= 0.0:
+        return 0
+    w_label, w_pair = 1.0 / ld0, (pair_weight / lpd0 if lpd0 > 0.0 else 0.0)
+    state = np.array([np.uint64(seed)], dtype=np.uint64)
+    n = row_sets.shape[0]
+    swaps = 0
+    for _ in range(passes):
+        taken = 0
+        for s in range(S):
+            for a in range(k):
+                if M[s, a] == 0:
+                    continue
+                best, best_t, best_b = -1e-12, -1, -1
+                tries = (k - 1) * S if exhaustive else samples
+                for trial in range(tries):
+                    if exhaustive:
+                        b, t = trial // S, trial % S
+                        b += 1 if b >= a else 0
+                    else:  # a labelset drawn by its rows, then one of its other folds
+                        t, b, seen = row_sets[randbelow(state, n)], -1, 0
+                        for j in range(k):
+                            if j != a and M[t, j] > 0:
+                                seen += 1
+                                if randbelow(state, seen) == 0:
+                                    b = j
+                        if b < 0:
+                            continue
+                    if b == a or t == s or M[t, b] == 0:
+                        continue
+                    dl, dp, zl, zp, over = _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps)
+                    if dl >= -1e-15 or zl > 0 or over > 0 or (keep_pairs and zp > 0):
+                        continue
+                    g = w_label * dl + w_pair * dp
+                    if g < best:
+                        best, best_t, best_b = g, t, b
+                if best_t >= 0:
+                    _swap(s, best_t, a, best_b, ptr, combos, M, C)
+                    taken += 1
+                elif cycles:
+                    taken += _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair, keep_pairs)
+        swaps += taken
+        if taken == 0:
+            break
+    return swaps
+
+
+@numba.njit(cache=True)
+def _reassign(row_sets, fold, M):  # pragma: no cover - compiled
+    """Fold ids with labelset × fold counts ``M``: each labelset's rows stay where its count allows
+    (first rows first), the rest go, in row order, to its lowest folds still short."""
+    S, k = M.shape
+    used = np.zeros((S, k), dtype=np.int32)
+    out = fold.copy()
+    moving = np.zeros(fold.shape[0], dtype=np.bool_)
+    for x in range(fold.shape[0]):
+        s, a = row_sets[x], fold[x]
+        if used[s, a] < M[s, a]:
+            used[s, a] += 1
+        else:
+            moving[x] = True
+    for x in range(fold.shape[0]):
+        if moving[x]:
+            s = row_sets[x]
+            for j in range(k):
+                if used[s, j] < M[s, j]:
+                    used[s, j] += 1
+                    out[x] = j
+                    break
+    return out
+
+
+def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float = 1.0, samples: int = 8,
+              keep_pairs: bool = False, passes: int = 20) -> np.ndarray:
+    """The module doc's swaps on the split ``fold`` (subsets with desired shares ``ratios``) of the CSR
+    label matrix ``Y`` (``comb``: its label combinations, :func:`stratbench.labels.label_combinations`).
+    Fold sizes, the number of empty (fold, label) cells, and the positives above ⌈|D_λ|·r_j⌉ (DCP's
+    floor) are kept."""
+    n, k = Y.shape[0], len(ratios)
+    row_sets = labelset_ids(Y)
+    S = int(row_sets.max()) + 1 if n else 0
+    first = np.full(S, n, dtype=np.int64)
+    np.minimum.at(first, row_sets, np.arange(n))
+    lengths = comb.row_ptr[first + 1] - comb.row_ptr[first]
+    ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    segment = np.repeat(np.arange(S), lengths)
+    combos = comb.row_combos[np.repeat(comb.row_ptr[first] - ptr[:-1], lengths) + np.arange(ptr[-1])].astype(np.int64)
+    combos = combos[np.lexsort((combos, segment))]  # sorted within each labelset, for the merge
+    M = np.zeros((S, k), dtype=np.int32)
+    np.add.at(M, (row_sets, fold), 1)
+    C = fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.support)).astype(np.int32)
+    sizes = np.bincount(fold, minlength=k).astype(np.float64)
+    d = comb.support / n
+    d = np.where(comb.support >= n, (n - 1) / n, d)
+    caps = np.ceil(comb.support[:, None] * np.asarray(ratios, float)[None, :] - 1e-6).astype(np.int32)
+    exhaustive = min(n, S * k) * (k - 1) * S <= EXHAUSTIVE_WORK
+    cycles = min(n, S * k) * (k - 1) * S * max(k - 2, 0) * S <= EXHAUSTIVE_WORK
+    polish_kernel(ptr, combos, comb.is_pair.astype(np.bool_), d / (1 - d), caps, M, C, sizes, row_sets,
+                  float(pair_weight), bool(keep_pairs), exhaustive, cycles, int(samples),
+                  int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), np.uint64(seed))
+    return _reassign(row_sets, fold.astype(np.int64), M)
