@@ -28,12 +28,13 @@ def published(paper: str) -> dict[str, pd.DataFrame]:
 def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_splits: int,
                  stratifiers: list[str], summary: pd.DataFrame | None = None,
                  ranks: pd.DataFrame | None = None, groups: dict | None = None,
-                 runtime: pd.DataFrame | None = None) -> pd.DataFrame:
+                 runtime: pd.DataFrame | None = None, scores: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every comparable cell of ``paper``'s tables: ours, published, difference, agreement, verdict.
     ``groups``: the study's dataset groups of the average ranks (to judge which rank rows compare);
-    ``runtime``: the stratifiers' wall times (shown beside Tiittanen's)."""
+    ``runtime``: the stratifiers' wall times (shown beside Tiittanen's); ``scores``: the per-fold scores
+    (the spread of the ranks over repeats)."""
     spec = papers.get(paper)
-    study = papers.Study(stats, fold_quality, n_splits, list(stratifiers), summary, ranks, runtime, groups)
+    study = papers.Study(stats, fold_quality, n_splits, list(stratifiers), summary, ranks, runtime, groups, scores)
     report = spec.compare(spec, study)
     report["agrees"] = report["agrees"].astype("boolean")
     report["difference"] = report["ours"] - report["published"]

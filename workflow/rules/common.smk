@@ -144,7 +144,11 @@ def reproduction_inputs(wildcards):
     )
     available = dict(runtime=f"{tables}/stratifier_runtime.csv")
     if study.classifiers:
-        available.update(summary=f"{tables}/summary.csv", ranks=f"{tables}/average_ranks.csv")
+        available.update(
+            summary=f"{tables}/summary.csv",
+            ranks=f"{tables}/average_ranks.csv",
+            scores=f"{tables}/scores.csv",
+        )
     needs = papers.get(study.reproduces).needs  # what the paper's comparison reads beyond the two above
     return inputs | {k: path for k, path in available.items() if k in needs}
 

@@ -30,7 +30,8 @@ class Cause:
 @dataclass(frozen=True)
 class Study:
     """What a paper's comparison reads of a study: its tables (``statistics``, ``fold_quality`` summary,
-    and where the paper needs them ``summary``, ``ranks``, ``runtime``), k, its stratifiers, its groups."""
+    and where the paper needs them ``summary``, ``ranks``, ``runtime``, the per-fold ``scores``), k, its
+    stratifiers, its groups."""
 
     statistics: pd.DataFrame
     fold_quality: pd.DataFrame
@@ -40,6 +41,7 @@ class Study:
     ranks: pd.DataFrame | None = None
     runtime: pd.DataFrame | None = None
     groups: dict | None = None
+    scores: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Paper:
     ``data/published``); the judging criterion of each of its tables (``criteria``: table-name prefix →
     text); the named ``causes`` of the cells that differ; ``compare(paper, study)`` → the report's rows;
     ``needs``: the study tables beyond statistics and the fold-quality summary that it compares
-    (``runtime``; ``summary`` and ``ranks`` where the study has classifiers); ``layouts`` and
+    (``runtime``; ``summary``, ``ranks`` and ``scores`` where the study has classifiers); ``layouts`` and
     ``score_layouts``: its tables as it prints them, made from a study's tables (a dict of statistics,
     fold_quality, runtime, summary, ranks) in the stratifiers' ``order``
     (:class:`stratbench.table_format.PaperTable`; the fold-quality ones, then the classifier ones)."""

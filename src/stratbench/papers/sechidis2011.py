@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench.measure_table import LOWER_IS_BETTER, MEASURE_LABELS
-from stratbench.papers._paper import Paper, Study, half_unit, in_paper_names, rows
+from stratbench.papers._paper import Cause, Paper, Study, half_unit, in_paper_names, rows
 from stratbench.table_format import Cell, PaperTable, best, dataset_block_table, number, ordered, pivot
 
 STRATIFIERS = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
@@ -72,9 +72,32 @@ def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_spl
                                                                 "published", "agrees", "note"]))
 
 
+CLASSIFIER_OFFSET = "the stratifiers agree once the offset common to them is taken out"
+
+
+def _common_offsets(frame: pd.DataFrame) -> pd.DataFrame:
+    """A cell outside the published std whose (classifier, dataset, measure) has every stratifier off
+    in the same direction, and which lies within the published std once their mean offset is taken
+    out: the classifiers differ (the paper's Weka forests through MULAN, ours scikit-learn's), not the
+    splits. Such cells get the offset and ``CLASSIFIER_OFFSET`` in their note."""
+    frame = frame.copy()
+    difference = frame["ours"] - frame["published"]
+    for _, part in frame.groupby(["classifier", "dataset", "measure"]):
+        d = difference[part.index].dropna()
+        if len(d) < 2 or not ((d > 0).all() or (d < 0).all()):
+            continue
+        offset = float(d.mean())
+        for i in part.index:
+            row = frame.loc[i]
+            if not bool(row["agrees"]) and abs(row["ours"] - offset - row["published"]) <= row["published_std"] + 1e-12:
+                frame.loc[i, "note"] = f"{row['note']}; offset common to the {len(d)} stratifiers {offset:+.4g}: {CLASSIFIER_OFFSET}"
+    return frame
+
+
 def compare_cv_estimates(summary: pd.DataFrame, tables4_5: pd.DataFrame, stratifier_names: dict,
                          dataset_names: dict) -> pd.DataFrame:
-    """Tables 4 (BR) and 5 (CLR): our mean within the published mean ± published std."""
+    """Tables 4 (BR) and 5 (CLR): our mean within the published mean ± published std (where outside,
+    :func:`_common_offsets` says whether the offset is the classifier's)."""
     ours = in_paper_names(summary, stratifier_names, dataset_names).set_index(
         ["classifier", "dataset", "stratifier", "measure"])
     out = []
@@ -93,7 +116,7 @@ def compare_cv_estimates(summary: pd.DataFrame, tables4_5: pd.DataFrame, stratif
                         agrees=agrees, note=note))
     frame = pd.DataFrame(out, columns=["table", "classifier", "dataset", "stratifier", "measure", "ours", "ours_std",
                                        "published", "published_std", "agrees", "note"])
-    return rows(**frame)
+    return rows(**_common_offsets(frame))
 
 
 def _group_datasets(groups: dict, datasets_by_classifier: dict) -> dict:
@@ -102,14 +125,59 @@ def _group_datasets(groups: dict, datasets_by_classifier: dict) -> dict:
             for g, members in groups.items()}
 
 
+RANK_NOISE = "inside the bootstrap interval of ours"
+
+
+def rank_intervals(scores: pd.DataFrame, groups: dict | None, draws: int = 1000, level: float = 0.95,
+                   seed: int = 2011) -> pd.DataFrame:
+    """Per classifier × group × measure × stratifier: the bootstrap interval (``low``, ``high``; the
+    central ``level`` of ``draws`` resamples of the repeats, with replacement, seeded) of the average
+    rank of the std. Each draw averages the per-repeat stds (over the k folds, ddof 0, as the study's)
+    of its repeats, ranks them within each dataset (ties averaged, 1 = lowest) and averages the ranks
+    over the group's datasets; a dataset where a stratifier has a NaN std is left out, as the study's
+    ranks leave it out. This is how far an experiment of the study's size moves the rank."""
+    keys = ["classifier", "measure", "dataset", "stratifier"]
+    stds = (scores.groupby([*keys, "repeat"], sort=True)["value"]
+            .agg(lambda x: float(np.std(x.to_numpy(dtype=float), ddof=0))).unstack("repeat"))
+    repeats = stds.shape[1]
+    rng = np.random.default_rng(seed)
+    weights = np.stack([np.bincount(rng.integers(0, repeats, repeats), minlength=repeats) for _ in range(draws)])
+    means = pd.DataFrame(stds.to_numpy() @ weights.T / repeats, index=stds.index)  # NaN where a repeat has one
+    groups = groups or {"all": sorted(scores["dataset"].unique())}
+    out = []
+    for (classifier, measure), part in means.groupby(level=["classifier", "measure"], sort=True):
+        ranked = {}
+        for dataset, block in part.groupby(level="dataset", sort=True):
+            if not block.isna().to_numpy().any():
+                ranked[dataset] = (block.droplevel(["classifier", "measure", "dataset"]).rank(axis=0, method="average"))
+        for group, members in groups.items():
+            inside = [ranked[d] for d in members if d in ranked]
+            if not inside:
+                continue
+            average = sum(inside) / len(inside)  # stratifiers × draws
+            tail = (1 - level) / 2
+            for stratifier, row in average.iterrows():
+                out.append(dict(classifier=classifier, group=group, measure=measure, stratifier=stratifier,
+                                low=float(np.quantile(row, tail)), high=float(np.quantile(row, 1 - tail)),
+                                repeats=repeats))
+    return pd.DataFrame(out, columns=["classifier", "group", "measure", "stratifier", "low", "high", "repeats"])
+
+
 def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier_names: dict,
-                  ours_over: dict | None = None, paper_over: dict | None = None) -> pd.DataFrame:
+                  ours_over: dict | None = None, paper_over: dict | None = None,
+                  spread: pd.DataFrame | None = None) -> pd.DataFrame:
     """Average ranks of the std per classifier × group × measure: equal to the printed decimal, where
     our group holds the datasets the paper's did (``ours_over``, ``paper_over``: (classifier, group) →
-    datasets, in the paper's names); else undetermined."""
-    ours = ranks[ranks["stratifier"].isin(stratifier_names)]
-    ours = ours.assign(stratifier=ours["stratifier"].map(stratifier_names), classifier=ours["classifier"].str.upper())
-    ours = ours.set_index(["classifier", "group", "measure", "stratifier"])  # ranks carry no dataset
+    datasets, in the paper's names); else undetermined. ``spread`` (:func:`rank_intervals`): where a
+    judged cell differs, its note gives our rank's bootstrap interval over the repeats and whether the
+    published rank lies within it (±0.05; ``RANK_NOISE``: the cause ``rank-noise``)."""
+    def paper_names(frame):
+        frame = frame[frame["stratifier"].isin(stratifier_names)]
+        frame = frame.assign(stratifier=frame["stratifier"].map(stratifier_names), classifier=frame["classifier"].str.upper())
+        return frame.set_index(["classifier", "group", "measure", "stratifier"])  # ranks carry no dataset
+
+    ours = paper_names(ranks)
+    spread = paper_names(spread) if spread is not None and not spread.empty else None
     out = []
     for _, row in published_ranks.iterrows():
         key = (row["classifier"], row["group"], row["measure"], row["stratification"])
@@ -120,6 +188,11 @@ def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier
         same = ours_over is None or paper_over is None or ours_over.get(key[:2]) == paper_over.get(key[:2])
         if same:
             agrees, note = abs(a - b) <= 0.05 + 1e-9, f"printed to 1 decimal; N={n} here"
+            if not agrees and spread is not None and key in spread.index:
+                low, high, runs = (spread.loc[key, c] for c in ("low", "high", "repeats"))
+                inside = low - 0.05 - 1e-9 <= b <= high + 0.05 + 1e-9
+                note += (f"; 95% bootstrap interval of our {int(runs)} repeats {low:.2f}–{high:.2f}"
+                         + (f": {RANK_NOISE}" if inside else ""))
         else:
             agrees, note = pd.NA, f"undetermined: other datasets ({', '.join(sorted(ours_over.get(key[:2], [])))})"
         out.append(dict(classifier=key[0], group=key[1], measure=key[2], stratifier=key[3], ours=a, published=b,
@@ -148,7 +221,8 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
             paper_datasets = {c: list(part["dataset"].unique()) for c, part in pub["tables4_5"].groupby("classifier")}
             paper_groups = {**GROUPS, "all": [d for m in GROUPS.values() for d in m]}
             paper_over = _group_datasets(paper_groups, paper_datasets)
-        parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over))
+        spread = rank_intervals(study.scores, study.groups) if study.scores is not None else None
+        parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over, spread))
     parts = [p for p in parts if not p.empty]
     return pd.concat(parts, ignore_index=True) if parts else rows(table=[])
 
@@ -256,5 +330,22 @@ PAPER = Paper(
         "Average ranks of the std": "equal to the printed decimal (±0.05) where the group has the paper's datasets",
     },
     compare=compare,
-    needs=("summary", "ranks"),
+    needs=("summary", "ranks", "scores"),
+    causes=[
+        Cause("classifier-offset", lambda r: str(r["table"]).startswith(("Table 4", "Table 5"))
+              and CLASSIFIER_OFFSET in str(r["note"]),
+              "on a (dataset, measure) every stratifier's mean is off the published one in the same direction, and "
+              "each lies within the published std once that common offset is taken out (the cell's note): the three "
+              "splits compare as published, the classifier does not — the paper trained Weka's forests through "
+              "MULAN (Java), we train scikit-learn's (docs/ALGORITHMS.md §6); e.g. BR on genbase, Hamming loss "
+              "0.00094–0.0010 against 0.0024 for all three "
+              "(tests/test_reproduction.py::test_an_offset_common_to_the_stratifiers_is_the_classifiers)"),
+        Cause("rank-noise", lambda r: r["table"] == "Average ranks of the std" and RANK_NOISE in str(r["note"]),
+              "the published ranks are the ranks of the stds printed in Tables 4–5 (30 of 30 recomputable cells; "
+              "tests/test_reproduction.py::test_the_published_ranks_are_the_ranks_of_the_printed_stds), so the "
+              "definition is the same; an average rank of 3 stds over 5 or 6 datasets moves with the draw of the folds: "
+              "where the published rank lies within the 95% bootstrap interval of ours (the repeats resampled; the "
+              "cell's note), an experiment of the paper's size gives it as readily as ours "
+              "(tests/test_reproduction.py::test_rank_noise_is_judged_by_a_bootstrap_over_the_repeats)"),
+    ],
 )
