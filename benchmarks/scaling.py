@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import stratifier_speed as speed  # noqa: E402  (one way to run a method in a child process, for both benchmarks)
 
 OURS = [*speed.OTHERS, *speed.OURS]  # every stratifier; the child processes look them up in stratifier_speed
-DENSE_LIMIT_BYTES = 2e9  # the references take dense label matrices (float64 inside): skipped above 2 GB
+DENSE_LIMIT_BYTES = 2e9  # the references take dense label matrices: skipped above n·q·8 = 2 GB unless --dense-limit-gb
 
 
 def matrix_name(n: int, q: int) -> str:
@@ -37,13 +37,14 @@ def matrix_name(n: int, q: int) -> str:
     return f"random_{n}x{q}"
 
 
-def sweep(kind: str, sizes: list[tuple[int, int]], methods: list[str], k: int, timeout: float) -> list[dict]:
+def sweep(kind: str, sizes: list[tuple[int, int]], methods: list[str], k: int, timeout: float,
+          dense_limit: float = DENSE_LIMIT_BYTES) -> list[dict]:
     rows, stopped = [], set()
     for n, q in sizes:
         for method in methods:
             if method in stopped:
                 continue
-            if method in speed.REFERENCES and n * q * 8 > DENSE_LIMIT_BYTES:
+            if method in speed.REFERENCES and n * q * 8 > dense_limit:
                 stopped.add(method)
                 continue
             row = {"sweep": kind, "n": n, "q": q, **speed.run(method, matrix_name(n, q), k, 0, timeout)}
@@ -107,16 +108,19 @@ def figure(table: pd.DataFrame, path: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", nargs="+", type=float, default=[1e3, 1e4, 1e5, 1e6])
-    parser.add_argument("--labels", nargs="+", type=float, default=[10, 100, 1e3, 1e4, 1e5])
+    parser.add_argument("--labels", nargs="*", type=float, default=[10, 100, 1e3, 1e4, 1e5])  # none: no label sweep
     parser.add_argument("--methods", nargs="+", default=[*OURS, *speed.REFERENCES])
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--out", default=str(ROOT / "results" / "scaling"))
+    parser.add_argument("--dense-limit-gb", type=float, default=DENSE_LIMIT_BYTES / 1e9,
+                        help="largest n·q·8 bytes a reference is run at (they take dense label matrices)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = sweep("rows", [(int(n), 1000) for n in args.rows], args.methods, args.folds, args.timeout)
-    rows += sweep("labels", [(100_000, int(q)) for q in args.labels], args.methods, args.folds, args.timeout)
+    limit = args.dense_limit_gb * 1e9
+    rows = sweep("rows", [(int(n), 1000) for n in args.rows], args.methods, args.folds, args.timeout, limit)
+    rows += sweep("labels", [(100_000, int(q)) for q in args.labels], args.methods, args.folds, args.timeout, limit)
     table = pd.DataFrame(rows)
     table.to_csv(out / "scaling.csv", index=False)
     table["seconds"] = table["seconds"].astype(float)

@@ -98,6 +98,9 @@ def test_against_baselines_tests_the_best_with_its_baselines_alone():
     assert cells[4] == "–"  # b3: within the critical difference everywhere
     assert "d0, k = 5, DCP: 1.155 against b3's 1.05 (+10%; exact-size floor 0.9)" in text
     assert "synth" not in text.split("Where best")[1]  # synthetic datasets are left out of the 5% check
+    # paired: best lower on all 10 real datasets → exact one-sided Wilcoxon p = 2⁻¹⁰, Holm over 3: 3·2⁻¹⁰ = 0.0029
+    lpd = next(line for line in lines if line.startswith("| 5 | LPD |"))
+    assert lpd == "| 5 | LPD | 10/0/0, **0.0029** | 10/0/0, **0.0029** | 10/0/0, **0.0029** |"
 
 
 def grouped_grid_config(mirror):

@@ -10,9 +10,11 @@ from stratbench.reproduction import published
 from stratbench.stats import (
     average_ranks,
     compare,
+    control_against_others,
     critical_difference,
     friedman,
     friedman_from_ranks,
+    holm,
     nemenyi_pvalues,
     nemenyi_q,
     with_all_group,
@@ -126,3 +128,20 @@ def test_published_average_ranks_are_reproduced_from_the_published_table4_and_5(
             assert ours_rank == pytest.approx(row["average_rank"], abs=0.05 + 1e-9), (classifier, group, measure)
             compared += 1
     assert compared == 39  # 13 complete comparisons × 3 stratifiers, every one equal to the printed decimal
+
+
+def test_control_against_others_by_wilcoxon_and_holm():
+    """6 datasets. Against b: the control is lower on all six, so the exact one-sided Wilcoxon p is
+    the chance that all six signs fall its way, 2⁻⁶ = 0.015625. Against c: lower on five, equal on one
+    (dropped): 2⁻⁵ = 0.03125. Holm over the two: the smaller doubled, 0.03125, then max(0.03125, 0.03125).
+    Against d: higher on every dataset, p = 1 (the largest W of 2⁶ outcomes: 1 − 0 … exactly 1)."""
+    table = pd.DataFrame({"a": [1.0, 2, 3, 4, 5, 6], "b": [1.5, 2.5, 3.5, 4.5, 5.5, 6.5],
+                          "c": [1.0, 2.1, 3.2, 4.3, 5.4, 6.5], "d": [0.0, 1, 2, 3, 4, 5]})
+    result = control_against_others(table, "a", ["b", "c"]).set_index("other")
+    assert result.loc["b", ["wins", "losses", "ties"]].tolist() == [6, 0, 0]
+    assert result.loc["c", ["wins", "losses", "ties"]].tolist() == [5, 0, 1]
+    assert result["p"].tolist() == pytest.approx([1 / 64, 1 / 32])
+    assert result["p_holm"].tolist() == pytest.approx([1 / 32, 1 / 32])
+    assert result["significant"].all()
+    assert control_against_others(table, "a", ["d"])["p"].item() == pytest.approx(1.0)
+    assert holm([0.04]).tolist() == [0.04]

@@ -229,3 +229,40 @@ def average_ranks(summary: pd.DataFrame, value: str = "std", groups: dict | None
     """
     groups = groups or {"all": sorted(summary["dataset"].unique())}
     return compare(summary, value, list(by), groups, ascending)[0]
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Demšar 2006 §3.2.2): the i-th smallest of m becomes
+    max over j ≤ i of min(1, (m − j + 1)·p_(j)); reject where the adjusted p is below α.
+
+    >>> holm([0.01, 0.04, 0.03]).round(2).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def control_against_others(table: pd.DataFrame, control: str, others, alpha: float = 0.05) -> pd.DataFrame:
+    """``control`` against each of ``others`` over the rows (datasets) of ``table`` (datasets × methods,
+    lower is better): wins, losses and ties, the one-sided Wilcoxon signed-rank test that the control
+    is lower (zero differences dropped; scipy's exact distribution for fewer than 50 non-zero
+    differences without ties, else the normal approximation), and Holm's correction over ``others``.
+    The paired test that Demšar (2006, §3.1.3) and Benavoli, Corani & Mangili (2016) recommend for one
+    method against a few: it uses each dataset's difference, where Nemenyi's all-pairs critical
+    difference only uses ranks."""
+    rows = []
+    for other in others:
+        pair = table[[control, other]].dropna()
+        d = (pair[control] - pair[other]).to_numpy()
+        wins, losses = int((d < 0).sum()), int((d > 0).sum())
+        p = float(stats.wilcoxon(d, alternative="less", zero_method="wilcox").pvalue) if wins + losses else 1.0
+        rows.append(dict(other=other, datasets=len(d), wins=wins, losses=losses, ties=len(d) - wins - losses, p=p))
+    out = pd.DataFrame(rows, columns=["other", "datasets", "wins", "losses", "ties", "p"])
+    out["p_holm"] = holm(out["p"]) if len(out) else []
+    out["significant"] = out["p_holm"] < alpha
+    return out

@@ -10,7 +10,7 @@ import pandas as pd
 
 from stratbench.grid.ranks import rank_table
 from stratbench.measure_table import GRID_MEASURES
-from stratbench.stats import compare
+from stratbench.stats import compare, control_against_others
 
 
 @dataclass
@@ -236,7 +236,29 @@ def against_baselines(summary: pd.DataFrame, best: str, baselines: list[str], al
             cells.append(", ".join(won) or "–")
         cd = float(tests.loc[tests["k"] == k, "critical_difference"].max())
         lines.append(f"| {k} | {cd:.2f} | " + " | ".join(cells) + " |")
+    lines += wilcoxon_lines(part, best, baselines, alpha)
     return lines + [""] + [gaps_line(summary, best, baselines, members, synthetic, measures, tolerance)]
+
+
+def wilcoxon_lines(part: pd.DataFrame, best: str, baselines: list[str], alpha: float = 0.05) -> list[str]:
+    """Markdown lines: ``best`` against each baseline per k and measure by the one-sided Wilcoxon
+    signed-rank test over the datasets' means, Holm-corrected over the baselines
+    (:func:`stratbench.stats.control_against_others`); a cell gives the datasets where ``best`` is lower,
+    higher and equal, and the adjusted p (bold where below α)."""
+    lines = ["", f"Paired over the datasets (one-sided Wilcoxon signed-rank test that {best}'s mean is lower, Holm "
+             f"over the {len(baselines)} baselines per k and measure; Demšar 2006 §3.1.3): lower/higher/equal on the "
+             f"datasets, adjusted p (bold: below α = {alpha}).", "",
+             "| k | measure | " + " | ".join(baselines) + " |", "|---|---|" + "---|" * len(baselines)]
+    for k, measure in [(k, m) for k in sorted(part["k"].unique()) for m in GRID_MEASURES]:
+        table = part[(part["k"] == k) & (part["measure"] == measure)].pivot(index="dataset", columns="stratifier",
+                                                                             values="mean")
+        if best not in table:
+            continue
+        result = control_against_others(table, best, [b for b in baselines if b in table], alpha).set_index("other")
+        cells = [f"{r.wins}/{r.losses}/{r.ties}, " + (f"**{r.p_holm:.2g}**" if r.significant else f"{r.p_holm:.2g}")
+                 for r in result.itertuples()]
+        lines.append(f"| {k} | {measure} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def gaps_line(summary, best, baselines, members, synthetic, measures, tolerance) -> str:
