@@ -99,6 +99,20 @@ def test_gap_table_by_hand():
     assert "| d | ≥ 2 | ≤ +1.0 | ≤ +3.0 |" in md
 
 
+def test_a_split_at_the_lower_bound_proves_the_optimum():
+    """The solver stopped at bound 0.010 (not proven). Stratifier a's repeat 1 has exact sizes (ED 0.4,
+    the least of the grid) and LD 0.010 = the bound, so bound ≤ optimum ≤ 0.010: closed. Stratifier b
+    goes below the bound (0.009) only with unequal folds (ED 3): it proves nothing, and without a's
+    repeat the (dataset, k) stays open."""
+    rows = [("a", 0, "LD", 0.012), ("a", 0, "ED", 0.4), ("a", 1, "LD", 0.010), ("a", 1, "ED", 0.4),
+            ("b", 0, "LD", 0.009), ("b", 0, "ED", 3.0)]
+    grid = pd.DataFrame(rows, columns=["stratifier", "repeat", "measure", "value"]).assign(dataset="d", k=5)
+    optimum = pd.DataFrame({"dataset": "d", "k": 5, "objective": ["LD"], "value": [0.011], "bound": [0.010],
+                            "optimal": [False], "status": ["FEASIBLE"], "seconds": 1.0})
+    assert gap_table(grid, optimum)["closed"].all()
+    assert not gap_table(grid[grid["repeat"] == 0], optimum)["closed"].any()
+
+
 def test_the_recommendation_says_how_far_from_the_optimum():
     from stratbench.grid.recommendation import optimality_section
 

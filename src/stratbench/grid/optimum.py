@@ -233,7 +233,8 @@ def gap_table(grid: pd.DataFrame, optimum: pd.DataFrame) -> pd.DataFrame:
     """Each stratifier's distance from the best split, per dataset × k × objective, from the grid's
     rows (:data:`~stratbench.grid.GRID_COLUMNS`) and the solver's (:func:`optimum_rows`): ``mean`` and
     ``best`` (the best seed) of the measure; ``gap``: for LD (mean − bound)/bound, for FLZ mean − bound
-    in cells (its optimum is often 0). ``closed``: the solver proved the optimum (bound = optimum);
+    in cells (its optimum is often 0). ``closed``: the optimum is proven (bound = optimum): by the solver,
+    or by a split of the grid with exact fold sizes that reaches the bound (:func:`_bound_attained`);
     otherwise the gap is an upper bound on the distance from the optimum."""
     part = grid[grid["measure"].isin(optimum["objective"].unique())].rename(columns={"measure": "objective"})
     per = (part.groupby(["dataset", "stratifier", "k", "objective"], sort=True)["value"]
@@ -241,9 +242,29 @@ def gap_table(grid: pd.DataFrame, optimum: pd.DataFrame) -> pd.DataFrame:
     table = per.merge(optimum, on=["dataset", "k", "objective"])
     excess = table["mean"] - table["bound"]
     table["gap"] = np.where(table["objective"] == "LD", excess / table["bound"].where(table["bound"] > 0), excess)
-    table["closed"] = table["optimal"].astype(bool)
+    attained = _bound_attained(grid, optimum)
+    table["closed"] = table["optimal"].astype(bool) | np.array(
+        [key in attained for key in zip(table["dataset"], table["k"], table["objective"])], dtype=bool)
     return table[["dataset", "k", "objective", "stratifier", "mean", "best", "value", "bound", "closed",
                   "gap"]].sort_values(["objective", "k", "dataset", "stratifier"], kind="stable").reset_index(drop=True)
+
+
+def _bound_attained(grid: pd.DataFrame, optimum: pd.DataFrame) -> set[tuple]:
+    """(dataset, k, objective) where one of the grid's splits with exact fold sizes (the least ED of that
+    (dataset, k): exact sizes give the least there is) reaches the proven lower bound: bound ≤ optimum ≤
+    that split's value, so the bound is the optimum (relative tolerance 10⁻⁹)."""
+    wide = grid.pivot_table(index=["dataset", "stratifier", "k", "repeat"], columns="measure", values="value")
+    if "ED" not in wide:
+        return set()
+    wide = wide.reset_index()
+    exact = wide[wide["ED"] <= wide.groupby(["dataset", "k"])["ED"].transform("min") + 1e-9]
+    out = set()
+    for row in optimum.itertuples():
+        if row.objective in exact:
+            values = exact.loc[(exact["dataset"] == row.dataset) & (exact["k"] == row.k), row.objective]
+            if (values <= row.bound + 1e-9 * max(abs(row.bound), 1e-12)).any():
+                out.add((row.dataset, row.k, row.objective))
+    return out
 
 
 def gap_markdown(gaps: pd.DataFrame) -> str:

@@ -444,4 +444,5 @@ class HybridStratification(MultilabelStratifier):
             result = min(result, search(starts["iterative"], self.passes, seed_search + 2), key=lambda r: r[:2])
         if self.polish is None:
             return result[2]
-        return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs)
+        return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs,
+                         free_sizes=not self.holdout and np.ptp(ideal) == 0)

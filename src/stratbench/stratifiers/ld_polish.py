@@ -22,7 +22,9 @@ never rises.
 For each (s, a) in turn the best swap is taken: over every fold b and labelset t in it where a pass
 scores at most ``EXHAUSTIVE_WORK`` swaps, else over ``samples`` labelsets t drawn by their rows, each
 in a random other fold of its own. Where the budget also allows, an (s, a) without an improving swap
-tries every 3-cycle (s to b, t from b to a, then s on to c and u from c to b). Passes end when one
+tries every 3-cycle (s to b, t from b to a, then s on to c and u from c to b), then (``free_sizes``: in
+k-fold with equal shares any folds may hold the ⌈n/k⌉) a move of its row from a fold of ⌈n/k⌉ to one of
+⌊n/k⌋, the two trading sizes: every combination's cells in those folds are scored, O(labels + pairs). Passes end when one
 takes nothing (at most ``passes``; ``SAMPLED_PASSES`` when sampled). A swap changes only the labels
 and pairs in the symmetric difference of s and t: scored in O(|s| + |t|) (sorted ids, one merge).
 """
@@ -124,8 +126,64 @@ def _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_
 
 
 @numba.njit(cache=True)
+def _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark):  # pragma: no cover - compiled
+    """As :func:`_swap_delta` for moving one row of labelset s from fold a to fold b alone: the two folds
+    change size, so every combination's cells in a and b are scored (``mark``: scratch, all False)."""
+    for i in range(ptr[s], ptr[s + 1]):
+        mark[combos[i]] = True
+    d_label, d_pair, z_label, z_pair, over = 0.0, 0.0, 0, 0, 0
+    size_a, size_b = sizes[a], sizes[b]
+    for c in range(C.shape[0]):
+        ca, cb = C[c, a], C[c, b]
+        moved = 1 if mark[c] else 0
+        d = (_cell(ca - moved, size_a - 1.0, odds[c]) - _cell(ca, size_a, odds[c])
+             + _cell(cb + moved, size_b + 1.0, odds[c]) - _cell(cb, size_b, odds[c]))
+        z = ((1 if ca - moved == 0 else 0) - (1 if ca == 0 else 0)
+             + (1 if cb + moved == 0 else 0) - (1 if cb == 0 else 0))
+        if is_pair[c]:
+            d_pair += d
+            z_pair += z
+        else:
+            d_label += d
+            z_label += z
+            over += 1 if moved and cb + 1 > caps[c, b] else 0
+    for i in range(ptr[s], ptr[s + 1]):
+        mark[combos[i]] = False
+    return d_label, d_pair, z_label, z_pair, over
+
+
+@numba.njit(cache=True)
+def _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair, keep_pairs, small,
+                    mark):  # pragma: no cover - compiled
+    """Where fold a holds one row more than ``small``: the best improving move of a row of labelset s to
+    a fold of ``small`` rows (the two folds trade sizes; every fold keeps ⌊n/k⌋ or ⌈n/k⌉), taken if
+    any; returns 1 if one was."""
+    k = sizes.shape[0]
+    best, best_b = -1e-12, -1
+    for b in range(k):
+        if sizes[b] != small:
+            continue
+        dl, dp, zl, zp, over = _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark)
+        if dl >= -1e-15 or zl > 0 or over > 0 or (keep_pairs and zp > 0):
+            continue
+        g = w_label * dl + w_pair * dp
+        if g < best:
+            best, best_b = g, b
+    if best_b < 0:
+        return 0
+    M[s, a] -= 1
+    M[s, best_b] += 1
+    for i in range(ptr[s], ptr[s + 1]):
+        C[combos[i], a] -= 1
+        C[combos[i], best_b] += 1
+    sizes[a] -= 1.0
+    sizes[best_b] += 1.0
+    return 1
+
+
+@numba.njit(cache=True)
 def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_weight, keep_pairs, exhaustive,
-                  cycles, samples, passes, seed):  # pragma: no cover - compiled
+                  cycles, size_moves, samples, passes, seed):  # pragma: no cover - compiled
     """Swaps on the labelset × fold counts ``M`` and combination × fold counts ``C`` (both updated in
     place; module doc). Returns the number of swaps taken."""
     S, k = M.shape
@@ -141,6 +199,8 @@ def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_
     w_label, w_pair = 1.0 / ld0, (pair_weight / lpd0 if lpd0 > 0.0 else 0.0)
     state = np.array([np.uint64(seed)], dtype=np.uint64)
     n = row_sets.shape[0]
+    small = float(n // k)
+    mark = np.zeros(C.shape[0], dtype=np.bool_)
     swaps = 0
     for _ in range(passes):
         taken = 0
@@ -174,8 +234,13 @@ def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_
                 if best_t >= 0:
                     _swap(s, best_t, a, best_b, ptr, combos, M, C)
                     taken += 1
-                elif cycles:
-                    taken += _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair, keep_pairs)
+                    continue
+                if cycles and _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair,
+                                          keep_pairs):
+                    taken += 1
+                elif size_moves and sizes[a] == small + 1.0:
+                    taken += _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair,
+                                             keep_pairs, small, mark)
         swaps += taken
         if taken == 0:
             break
@@ -208,11 +273,11 @@ def _reassign(row_sets, fold, M):  # pragma: no cover - compiled
 
 
 def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float = 1.0, samples: int = 8,
-              keep_pairs: bool = False, passes: int = 20) -> np.ndarray:
+              keep_pairs: bool = False, passes: int = 20, free_sizes: bool = False) -> np.ndarray:
     """The module doc's swaps on the split ``fold`` (subsets with desired shares ``ratios``) of the CSR
     label matrix ``Y`` (``comb``: its label combinations, :func:`stratbench.labels.label_combinations`).
-    Fold sizes, the number of empty (fold, label) cells, and the positives above ⌈|D_λ|·r_j⌉ (DCP's
-    floor) are kept."""
+    Fold sizes (with ``free_sizes``, k-fold with equal shares: their multiset, any folds holding ⌈n/k⌉),
+    the number of empty (fold, label) cells, and the positives above ⌈|D_λ|·r_j⌉ (DCP's floor) are kept."""
     n, k = Y.shape[0], len(ratios)
     row_sets = labelset_ids(Y)
     S = int(row_sets.max()) + 1 if n else 0
@@ -232,7 +297,8 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
     caps = np.ceil(comb.support[:, None] * np.asarray(ratios, float)[None, :] - 1e-6).astype(np.int32)
     exhaustive = min(n, S * k) * (k - 1) * S <= EXHAUSTIVE_WORK
     cycles = min(n, S * k) * (k - 1) * S * max(k - 2, 0) * S <= EXHAUSTIVE_WORK
+    size_moves = free_sizes and n % k != 0 and min(n, S * k) * (k - 1) * len(comb.support) <= EXHAUSTIVE_WORK
     polish_kernel(ptr, combos, comb.is_pair.astype(np.bool_), d / (1 - d), caps, M, C, sizes, row_sets,
-                  float(pair_weight), bool(keep_pairs), exhaustive, cycles, int(samples),
+                  float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves, int(samples),
                   int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), np.uint64(seed))
     return _reassign(row_sets, fold.astype(np.int64), M)
