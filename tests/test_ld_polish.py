@@ -69,9 +69,10 @@ def test_the_polish_is_an_option_of_the_hybrid():
 @pytest.mark.parametrize("name, k", [("emotions", 3), ("flags", 10), ("yeast", 5)])
 def test_close_to_the_proven_ld_optimum_on_real_data(name, k, mulan_cache):
     """The LD optimum with exact fold sizes is the sum of the per-label floors on these three (CP-SAT
-    proves it: benchmarks/optimality_gap.yaml). Measured (seeds 0–2): without the polish the hybrid is
-    20–32%, 57–123% and 15–71% above it; with the polish at ω = 0 (LD alone) 0.0%, 0.2% and 0.4%; at the default
-    ω = 1 at most 9.2%, 0.3% and 3.1%, with LPD (mean of the seeds) within 2% of the unpolished folds'."""
+    proves it, or a split at that bound does: benchmarks/optimality_gap.yaml). Measured (seeds 0–2):
+    without the polish the hybrid is 20–32%, 57–123% and 15–71% above it; with the polish at ω = 0 (LD
+    alone) at it on every seed; at the default ω = 1 at most 0.0%, 0.3% and 1.7%, with LPD (mean of the
+    seeds) 4.8% above, 3.3% below and 1.4% above the unpolished folds'."""
     Y = mulan_cache(name).Y
     optimum = label_ld_floors(Y, k).sum() / (k * Y.shape[1])
     lpd = {"plain": [], "default": []}
@@ -80,8 +81,8 @@ def test_close_to_the_proven_ld_optimum_on_real_data(name, k, mulan_cache):
         ld_only = stratifiers.get("hybrid", n_splits=k, random_state=seed, polish=0).fold_ids(Y)
         default = stratifiers.get("hybrid", n_splits=k, random_state=seed).fold_ids(Y)
         assert label_distribution(Y, plain, k) > 1.1 * optimum
-        assert label_distribution(Y, ld_only, k) <= 1.01 * optimum
-        assert label_distribution(Y, default, k) <= 1.10 * optimum
+        assert label_distribution(Y, ld_only, k) <= 1.001 * optimum
+        assert label_distribution(Y, default, k) <= 1.03 * optimum
         lpd["plain"].append(pair_measures(Y, plain, k)["LPD"])
         lpd["default"].append(pair_measures(Y, default, k)["LPD"])
-    assert np.mean(lpd["default"]) <= 1.05 * np.mean(lpd["plain"])  # per seed: −14% … +10%
+    assert np.mean(lpd["default"]) <= 1.06 * np.mean(lpd["plain"])
