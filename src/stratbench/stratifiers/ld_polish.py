@@ -20,8 +20,8 @@ never adds a positive to a fold at or above ⌈|D_λ|·r_j⌉ (DCP's floor, the 
 never rises.
 
 For each (s, a) in turn the best swap is taken: over every fold b and labelset t in it where a pass
-scores at most ``EXHAUSTIVE_WORK`` swaps, else over ``samples`` labelsets t drawn by their rows, each
-in a random other fold of its own. Where the budget also allows, an (s, a) without an improving swap
+reads at most ``EXHAUSTIVE_WORK`` combinations, else over ``samples``/4 labelsets t drawn by their
+rows, each in a random other fold of its own. Where ``CYCLE_WORK`` allows, an (s, a) without an improving swap
 tries every 3-cycle (s to b, t from b to a, then s on to c and u from c to b), then (``free_sizes``: in
 k-fold with equal shares any folds may hold the ⌈n/k⌉) a move of its row from a fold of ⌈n/k⌉ to one of
 ⌊n/k⌋, the two trading sizes: every combination's cells in those folds are scored, O(labels + pairs). Passes end when one
@@ -37,8 +37,10 @@ import numpy as np
 from stratbench.labels import fold_counts, labelset_ids
 from stratbench.stratifiers._rng import randbelow
 
-EXHAUSTIVE_WORK = 5 * 10**7  # swaps scored per pass up to which every (fold, labelset) partner is tried
-SAMPLED_PASSES = 2  # passes of the sampled polish (large label spaces: O(n · samples · |Y_x|²) each)
+EXHAUSTIVE_WORK = 2 * 10**8  # combinations read per pass up to which every (fold, labelset) partner is tried
+CYCLE_WORK = 10 * EXHAUSTIVE_WORK  # the same for 3-cycles (tried only where no swap improves: the last passes)
+SAMPLED_PASSES = 1  # passes of the sampled polish (large label spaces), ``samples``/4 partners per (s, a):
+# O(n · samples/4 · |Y_x|²), a fraction of the hybrid's own search
 
 
 @numba.njit(cache=True)
@@ -248,6 +250,19 @@ def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_
 
 
 @numba.njit(cache=True)
+def _sort_segments(ptr, values):  # pragma: no cover - compiled
+    """Sort ``values[ptr[i]:ptr[i + 1]]`` in place for every i (insertion sort: a labelset's few combinations)."""
+    for i in range(ptr.shape[0] - 1):
+        for j in range(ptr[i] + 1, ptr[i + 1]):
+            v = values[j]
+            m = j - 1
+            while m >= ptr[i] and values[m] > v:
+                values[m + 1] = values[m]
+                m -= 1
+            values[m + 1] = v
+
+
+@numba.njit(cache=True)
 def _reassign(row_sets, fold, M):  # pragma: no cover - compiled
     """Fold ids with labelset × fold counts ``M``: each labelset's rows stay where its count allows
     (first rows first), the rest go, in row order, to its lowest folds still short."""
@@ -285,9 +300,8 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
     np.minimum.at(first, row_sets, np.arange(n))
     lengths = comb.row_ptr[first + 1] - comb.row_ptr[first]
     ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    segment = np.repeat(np.arange(S), lengths)
     combos = comb.row_combos[np.repeat(comb.row_ptr[first] - ptr[:-1], lengths) + np.arange(ptr[-1])].astype(np.int64)
-    combos = combos[np.lexsort((combos, segment))]  # sorted within each labelset, for the merge
+    _sort_segments(ptr, combos)  # sorted within each labelset, for the merge
     M = np.zeros((S, k), dtype=np.int32)
     np.add.at(M, (row_sets, fold), 1)
     C = fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.support)).astype(np.int32)
@@ -295,10 +309,13 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
     d = comb.support / n
     d = np.where(comb.support >= n, (n - 1) / n, d)
     caps = np.ceil(comb.support[:, None] * np.asarray(ratios, float)[None, :] - 1e-6).astype(np.int32)
-    exhaustive = min(n, S * k) * (k - 1) * S <= EXHAUSTIVE_WORK
-    cycles = min(n, S * k) * (k - 1) * S * max(k - 2, 0) * S <= EXHAUSTIVE_WORK
+    merge = 2.0 * ptr[-1] / max(S, 1)  # combinations a swap's merge reads, on average
+    swaps = min(n, S * k) * (k - 1) * S  # an exhaustive pass's candidates
+    exhaustive = swaps * merge <= EXHAUSTIVE_WORK
+    cycles = swaps * max(k - 2, 0) * S * merge <= CYCLE_WORK
     size_moves = free_sizes and n % k != 0 and min(n, S * k) * (k - 1) * len(comb.support) <= EXHAUSTIVE_WORK
     polish_kernel(ptr, combos, comb.is_pair.astype(np.bool_), d / (1 - d), caps, M, C, sizes, row_sets,
-                  float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves, int(samples),
+                  float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves,
+                  int(samples) if exhaustive else max(int(samples) // 4, 1),
                   int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), np.uint64(seed))
     return _reassign(row_sets, fold.astype(np.int64), M)
