@@ -51,6 +51,26 @@ def _cell(c, size, odds):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _two_cells(ca, cb, to_a, to_b, size_a, size_b, new_a, new_b, odds):  # pragma: no cover - compiled
+    """(Δ cost, Δ empty cells) of one combination's cells in folds a and b when its counts change by
+    ``to_a``, ``to_b`` and the folds' sizes from ``size_a``, ``size_b`` to ``new_a``, ``new_b``."""
+    d = (_cell(ca + to_a, new_a, odds) - _cell(ca, size_a, odds)
+         + _cell(cb + to_b, new_b, odds) - _cell(cb, size_b, odds))
+    z = (1 if ca + to_a == 0 else 0) + (1 if cb + to_b == 0 else 0) - (1 if ca == 0 else 0) - (1 if cb == 0 else 0)
+    return d, z
+
+
+@numba.njit(cache=True)
+def _gain(d_label, d_pair, z_label, z_pair, over, w_label, w_pair, keep_pairs):  # pragma: no cover - compiled
+    """G's change for a step with these deltas, or +inf where the step is not allowed (LD does not drop,
+    an empty (fold, label) cell is added, a positive goes above its cap, or with ``keep_pairs`` an empty
+    (fold, pair) cell is added)."""
+    if d_label >= -1e-15 or z_label > 0 or over > 0 or (keep_pairs and z_pair > 0):
+        return np.inf
+    return w_label * d_label + w_pair * d_pair
+
+
+@numba.njit(cache=True)
 def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # pragma: no cover - compiled
     """(ΔLD sum, ΔLPD sum, Δ empty label cells, Δ empty pair cells, positives added above a label's
     cap) of swapping a row of labelset s in fold a with a row of labelset t in fold b."""
@@ -68,9 +88,7 @@ def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # prag
             j += 1
             continue
         ca, cb = C[c, a], C[c, b]
-        d = (_cell(ca + to_a, sizes[a], odds[c]) - _cell(ca, sizes[a], odds[c])
-             + _cell(cb + to_b, sizes[b], odds[c]) - _cell(cb, sizes[b], odds[c]))
-        z = (1 if ca + to_a == 0 else 0) + (1 if cb + to_b == 0 else 0) - (1 if ca == 0 else 0) - (1 if cb == 0 else 0)
+        d, z = _two_cells(ca, cb, to_a, to_b, sizes[a], sizes[b], sizes[a], sizes[b], odds[c])
         if is_pair[c]:
             d_pair += d
             z_pair += z
@@ -113,10 +131,7 @@ def _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_
                     if c == a or c == b or u == s or M[u, c] == 0:
                         continue
                     dl2, dp2, zl2, zp2, over2 = _swap_delta(s, u, b, c, ptr, combos, C, sizes, odds, is_pair, caps)
-                    if (dl1 + dl2 >= -1e-15 or zl1 + zl2 > 0 or over1 + over2 > 0
-                            or (keep_pairs and zp1 + zp2 > 0)):
-                        continue
-                    g = w_label * (dl1 + dl2) + w_pair * (dp1 + dp2)
+                    g = _gain(dl1 + dl2, dp1 + dp2, zl1 + zl2, zp1 + zp2, over1 + over2, w_label, w_pair, keep_pairs)
                     if g < best:
                         best, best_t, best_b, best_u, best_c = g, t, b, u, c
             _swap(s, t, b, a, ptr, combos, M, C)  # undone (s back to a, t back to b)
@@ -138,10 +153,7 @@ def _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark):  # p
     for c in range(C.shape[0]):
         ca, cb = C[c, a], C[c, b]
         moved = 1 if mark[c] else 0
-        d = (_cell(ca - moved, size_a - 1.0, odds[c]) - _cell(ca, size_a, odds[c])
-             + _cell(cb + moved, size_b + 1.0, odds[c]) - _cell(cb, size_b, odds[c]))
-        z = ((1 if ca - moved == 0 else 0) - (1 if ca == 0 else 0)
-             + (1 if cb + moved == 0 else 0) - (1 if cb == 0 else 0))
+        d, z = _two_cells(ca, cb, -moved, moved, size_a, size_b, size_a - 1.0, size_b + 1.0, odds[c])
         if is_pair[c]:
             d_pair += d
             z_pair += z
@@ -166,9 +178,7 @@ def _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label
         if sizes[b] != small:
             continue
         dl, dp, zl, zp, over = _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark)
-        if dl >= -1e-15 or zl > 0 or over > 0 or (keep_pairs and zp > 0):
-            continue
-        g = w_label * dl + w_pair * dp
+        g = _gain(dl, dp, zl, zp, over, w_label, w_pair, keep_pairs)
         if g < best:
             best, best_b = g, b
     if best_b < 0:
@@ -228,9 +238,7 @@ def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_
                     if b == a or t == s or M[t, b] == 0:
                         continue
                     dl, dp, zl, zp, over = _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps)
-                    if dl >= -1e-15 or zl > 0 or over > 0 or (keep_pairs and zp > 0):
-                        continue
-                    g = w_label * dl + w_pair * dp
+                    g = _gain(dl, dp, zl, zp, over, w_label, w_pair, keep_pairs)
                     if g < best:
                         best, best_t, best_b = g, t, b
                 if best_t >= 0:
