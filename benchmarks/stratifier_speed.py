@@ -30,6 +30,7 @@ OURS = {"IS (ours)": ("iterative", {}), "SOIS (ours)": ("sois", {}),
 # the other stratifiers, run by name but not by default (benchmarks/scaling.py runs every one)
 OTHERS = {"random": ("random", {}), "kfold": ("kfold", {}), "labelset": ("labelset", {}), "ss": ("ss", {}),
           "pmbsrs": ("pmbsrs", {})}
+ALL_OURS = {**OURS, **OTHERS}  # every stratbench stratifier this benchmark can run by name
 REFERENCES = ["IS iterstrat", "IS skmultilearn", "SOIS skmultilearn"]
 CPU = [0.0]  # the last split's CPU seconds
 
@@ -58,10 +59,10 @@ def _rss_mb() -> float:
 def split(method: str, Y, k: int, seed: int):
     """(fold ids, warm-up seconds, split seconds); the split's CPU seconds (this process, every thread)
     in ``CPU[0]``."""
-    if method in OURS or method in OTHERS:
+    if method in ALL_OURS:
         from stratbench import stratifiers
 
-        name, params = {**OURS, **OTHERS}[method]
+        name, params = ALL_OURS[method]
         t0 = time.perf_counter()
         stratifiers.get(name, n_splits=2, random_state=0, **params).fold_ids(Y[:20])
         warm = time.perf_counter() - t0
