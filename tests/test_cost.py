@@ -22,11 +22,13 @@ def test_simulation_by_hand():
 
 
 def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, mirror):
-    config = tiny_config(mirror)
+    # the classifiers on one of the two stratifiers, the network part on toy only (5 labels; emotions has 6)
+    config = tiny_config(mirror, classifier_stratifiers=["iterative"], network_stability={"max_labels": 5})
     jobs, table, calibration = cost.estimate(config, cores=2, workdir=tmp_path, samples=4, log=lambda m: None)
     planned = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
-    counted = {rule: sum(j.rule == rule for j in jobs) for rule in ("make_folds", "fold_quality", "evaluate")}
-    assert counted == {rule: planned[rule] for rule in counted}
+    rules = ("make_folds", "fold_quality", "evaluate", "network_stability")
+    counted = {rule: sum(j.rule == rule for j in jobs) for rule in rules}
+    assert counted == {rule: planned[rule] for rule in counted} == dict(zip(rules, (8, 8, 4, 4)))
     evaluate = [j for j in jobs if j.rule == "evaluate"]
     assert all(j.forests > 0 and j.cpu_s > 0 and j.mem_mb > cost.BASE_MB for j in evaluate)
     emotions = [j for j in evaluate if j.dataset == "emotions"]

@@ -113,6 +113,8 @@ def test_a_deleted_job_output_is_made_again_by_a_plain_run(finished_runs, mirror
          r"config: classifier 'br' with params \{'n_estimators': -1\}: .*'n_estimators' parameter .* range \[1, inf\)"),
         ({"study": ".."}, r"config: study: '\.\.' does not match"),
         ({"study": "."}, r"config: study: '\.' does not match"),
+        ({"classifier_stratifiers": ["sois"]},
+         r"config: classifier_stratifiers names stratifiers not in `stratifiers`: \['sois'\]"),
     ],
 )
 def test_config_errors_stop_before_any_job_with_one_line_naming_the_key(tmp_path, mirror, change, message):
@@ -122,6 +124,18 @@ def test_config_errors_stop_before_any_job_with_one_line_naming_the_key(tmp_path
     assert re.search(message, out), out[-3000:]
     assert "Failed validating" not in out and len(out.splitlines()) < 12  # no schema dump, no traceback wall
     assert not (tmp_path / "results").exists() and not (tmp_path / "logs").exists()  # nothing ran
+
+
+def test_a_papers_classifier_part_and_network_part_run_on_the_stratifiers_and_datasets_it_names(tmp_path, mirror):
+    """Szymański 2017's protocol: the classifiers on the paper's rows only (ranks depend on who competes),
+    the network measures only where the label space is small enough (no delicious); fold quality on all."""
+    config = tiny_config(mirror, classifier_stratifiers=["iterative"], network_stability={"max_labels": 5})
+    result = run_snakemake(tmp_path, config, "-n", "--cores", "1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    jobs = planned_jobs(result)
+    assert jobs["evaluate"] == 2 * 1 * 2  # datasets × the one named stratifier × repeats
+    assert jobs["fold_quality"] == 2 * 2 * 2  # every stratifier
+    assert jobs["network_stability"] == 1 * 2 * 2  # toy (5 labels), not emotions (6)
 
 
 def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_runs, mirror):

@@ -67,7 +67,7 @@ def _check(args) -> int:
     return 0
 
 
-FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime")
+FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims")
 
 
 def _figure(args) -> int:
@@ -100,6 +100,14 @@ def _figure(args) -> int:
         fig = figures.fold_distribution(read("scores.csv"), subject, MEASURE_LABELS, style)
     elif args.name == "runtime":
         fig = figures.runtime_vs_size(read("stratifier_runtime.csv"), style)
+    elif args.name == "paper_claims":
+        from stratbench.reproduction import claim_ranks
+
+        optional = {k: read(f) for k, f in (("summary", "summary.csv"), ("network", "network_stability_summary.csv"))
+                    if (tables / f).is_file()}
+        ranks = claim_ranks(study.reproduces, read("fold_quality_summary.csv"), **optional)
+        fig = figures.rank_bars(ranks, f"{study.reproduces}: the ranks behind its claims",
+                                {**FOLD_QUALITY_LABELS, **MEASURE_LABELS}, style, panel_title="{}")
     else:
         quality = subject == "fold_quality"
         ranks = read("fold_quality_ranks.csv" if quality else "average_ranks.csv")

@@ -163,10 +163,11 @@ def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle
     return fig
 
 
-def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style: FigureStyle = DEFAULT):
-    """Average rank (1 = best) per measure and stratifier, one panel per dataset group, like the
-    average-rank bar charts of Szymański & Kajdanowicz 2017 (Figures 1–7). The dashed line is the
-    rank every method would get if the stratifiers did not differ, (k + 1)/2; N under each measure."""
+def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style: FigureStyle = DEFAULT,
+              panel_title: str = "datasets: {}"):
+    """Average rank (1 = best) per measure and stratifier, one panel per dataset group (``panel_title``
+    names it), like the average-rank bar charts of Szymański & Kajdanowicz 2017 (Figures 1–7). The dashed
+    line is the rank every method would get if the stratifiers did not differ, (k + 1)/2; N under each measure."""
     groups = list(dict.fromkeys(ranks["group"]))
     stratifiers = style.methods(ranks["stratifier"])
     colours = style.colour_map(stratifiers)
@@ -188,7 +189,7 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
                               for m, k in n.items()])
             ax.set_ylabel("average rank")
             ax.set_ylim(0, len(stratifiers) + 0.5)
-            ax.set_title(style.wrap(f"datasets: {group}"))
+            ax.set_title(style.wrap(panel_title.format(group)))
         _legend(fig, colours, style)
         fig.suptitle(style.wrap(title))
     return fig

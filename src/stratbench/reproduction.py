@@ -14,7 +14,7 @@ import html
 
 import pandas as pd
 
-from stratbench import papers
+from stratbench import StratbenchError, papers
 from stratbench.paper_tables import html_document
 from stratbench.papers import COLUMNS, Cause
 from stratbench.papers._paper import verdict
@@ -28,18 +28,34 @@ def published(paper: str) -> dict[str, pd.DataFrame]:
 def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_splits: int,
                  stratifiers: list[str], summary: pd.DataFrame | None = None,
                  ranks: pd.DataFrame | None = None, groups: dict | None = None,
-                 runtime: pd.DataFrame | None = None, scores: pd.DataFrame | None = None) -> pd.DataFrame:
+                 runtime: pd.DataFrame | None = None, scores: pd.DataFrame | None = None,
+                 network: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every comparable cell of ``paper``'s tables: ours, published, difference, agreement, verdict.
     ``groups``: the study's dataset groups of the average ranks (to judge which rank rows compare);
     ``runtime``: the stratifiers' wall times (shown beside Tiittanen's); ``scores``: the per-fold scores
-    (the spread of the ranks over repeats)."""
+    (the spread of the ranks over repeats); ``network``: the network-stability summary."""
     spec = papers.get(paper)
-    study = papers.Study(stats, fold_quality, n_splits, list(stratifiers), summary, ranks, runtime, groups, scores)
+    study = papers.Study(stats, fold_quality, n_splits, list(stratifiers), summary, ranks, runtime, groups, scores,
+                         network)
     report = spec.compare(spec, study)
     report["agrees"] = report["agrees"].astype("boolean")
     report["difference"] = report["ours"] - report["published"]
     report["verdict"] = [verdict(row, spec.causes) for _, row in report.iterrows()]
     return report[COLUMNS]
+
+
+def claim_ranks(paper: str, fold_quality: pd.DataFrame, summary: pd.DataFrame | None = None,
+                network: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The average ranks behind ``paper``'s claims (its ``claim_ranks``), with each panel as the rank
+    figure's group: the claim, and for a classifier's measures the classifier."""
+    spec = papers.get(paper) if paper else None
+    if spec is None or spec.claim_ranks is None:
+        raise StratbenchError(f"the study's paper ({paper}) has no claims judged by ranks; "
+                              f"those that have: {', '.join(n for n in papers.names() if papers.get(n).claim_ranks)}")
+    study = papers.Study(pd.DataFrame(), fold_quality, 0, [], summary=summary, network=network)
+    ranks = spec.claim_ranks(study)
+    panel = ranks["panel"].str.replace(r"^.*claim: ", "", regex=True)
+    return ranks.assign(group=panel.where(ranks["classifier"] == "", panel + " — " + ranks["classifier"].str.upper()))
 
 
 def summary_lines(report: pd.DataFrame) -> list[str]:

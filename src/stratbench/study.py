@@ -97,7 +97,8 @@ class Study:
 
     Attributes: ``config`` (validated, defaults filled in), ``name``, ``results`` (``results/<study>``),
     ``seed``, ``n_splits``, ``repeats`` (0 … r−1), ``classifier_repeats`` (the first of them, where the
-    classifiers are evaluated), ``threads``, ``datasets``, ``stratifiers``,
+    classifiers are evaluated), ``threads``, ``datasets``, ``stratifiers``, ``classifier_stratifiers`` (those
+    the classifiers are evaluated on), ``network_stability`` (and ``network_max_labels``),
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
     (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
     k of a fold-quality grid study, empty otherwise), ``optimum`` (its ``grid.optimum``), ``import_paths``.
@@ -132,7 +133,10 @@ class Study:
         self.grid = config.get("grid") or {}
         self.grid_ks = self.grid.get("n_splits", [])
         self.optimum = self.grid.get("optimum") or {}  # the optimality gap's solver settings, empty: none
-        self.network_stability = bool(config.get("network_stability", False))
+        network = config.get("network_stability", False)
+        self.network_stability = bool(network)
+        self.network_max_labels = network.get("max_labels") if isinstance(network, dict) else None
+        self.classifier_stratifiers = list(config.get("classifier_stratifiers") or self.stratifiers)
         self.import_paths = config.get("import_paths") or []
 
     @classmethod
@@ -210,6 +214,13 @@ class Study:
         limit = self.classifiers[classifier].get("max_labels")
         return [d for d in self.datasets if limit is None or self.shape(d)[1] <= limit]
 
+    def network_datasets(self) -> list[str]:
+        """The datasets of the network-stability part (``network_stability: {max_labels: …}`` restricts it)."""
+        if not self.network_stability:
+            return []
+        limit = self.network_max_labels
+        return [d for d in self.datasets if limit is None or self.shape(d)[1] <= limit]
+
     def load_dataset(self, dataset: str, workdir: str | Path = "."):
         """The dataset from the workflow's cache under ``workdir`` when it exists, else generated,
         read from its files, or read through the MULAN cache and mirror."""
@@ -267,6 +278,9 @@ class Study:
         if self.config.get("classifier_repeats", 0) > len(self.repeats):
             raise StratbenchError(f"config: classifier_repeats={self.config['classifier_repeats']} is more than the "
                                   f"{len(self.repeats)} repeats")
+        unknown = sorted(set(self.classifier_stratifiers) - set(self.stratifiers))
+        if unknown:
+            raise StratbenchError(f"config: classifier_stratifiers names stratifiers not in `stratifiers`: {unknown}")
         if len(self.config.get("split_seeds") or self.repeats) < len(self.repeats):
             raise StratbenchError(f"config: split_seeds has {len(self.config['split_seeds'])} seeds for "
                                   f"{len(self.repeats)} repeats")

@@ -82,7 +82,7 @@ def score_files():
         f"{study.results}/scores/{d}/{s}/{c}/rep{r}.csv"
         for c in study.classifiers
         for d in study.classifier_datasets(c)
-        for s in study.stratifiers
+        for s in study.classifier_stratifiers
         for r in study.classifier_repeats
     ]
 
@@ -143,6 +143,8 @@ def reproduction_inputs(wildcards):
         code=code("reproduction.py", "papers"),
     )
     available = dict(runtime=f"{tables}/stratifier_runtime.csv")
+    if study.network_stability:
+        available.update(network=f"{tables}/network_stability_summary.csv")
     if study.classifiers:
         available.update(
             summary=f"{tables}/summary.csv",
@@ -160,7 +162,7 @@ def job_outputs(*kinds):
     return [
         f"{study.results}/{kind}/{d}/{s}/rep{r}.{suffix.get(kind, 'csv')}"
         for kind in kinds
-        for d in study.datasets
+        for d in (study.network_datasets() if kind == "network" else study.datasets)
         for s in study.stratifiers
         for r in study.repeats
     ]
@@ -205,6 +207,8 @@ def all_outputs():
         outputs.append(f"{tables}/network_stability_summary.md")
     if study.reproduces:
         outputs.append(f"{study.results}/report/reproduction.md")
+        if papers.get(study.reproduces).claim_ranks is not None:
+            outputs += figures("paper_claims")
     if not study.classifiers:  # a fold-quality-only study
         return outputs
     return outputs + [

@@ -21,7 +21,7 @@ rule gather_network_stability:
     input:
         expand(
             f"{study.results}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-            dataset=study.datasets,
+            dataset=study.network_datasets(),
             stratifier=study.stratifiers,
             repeat=study.repeats,
         ),

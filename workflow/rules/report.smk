@@ -26,3 +26,29 @@ rule reproduction_report:
         groups=study.groups,
     script:
         "../scripts/reproduction_report.py"
+
+
+rule plot_paper_claims:
+    input:
+        unpack(reproduction_inputs),
+        figures=code("figures.py"),
+    output:
+        png=report(
+            f"{study.results}/figures/paper_claims.png",
+            caption="../report/paper_claims.rst",
+            category="Reproduction",
+            labels={"figure": "ranks behind the paper's claims", "paper": str(study.reproduces)},
+        ),
+        pdf=f"{study.results}/figures/paper_claims.pdf",
+    log:
+        f"logs/{study.name}/plot_paper_claims.log",
+    benchmark:
+        f"{study.results}/benchmarks/plot_paper_claims.tsv"
+    conda:
+        ENV
+    resources:
+        **asks("plot_paper_claims"),
+    params:
+        paper=study.reproduces,
+    script:
+        "../scripts/plot_paper_claims.py"

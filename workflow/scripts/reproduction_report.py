@@ -9,7 +9,7 @@ from stratbench.io import write_csv, write_text
 from stratbench.reproduction import reproduction, reproduction_html, reproduction_markdown
 
 inp, p = snakemake.input, snakemake.params
-optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "runtime", "scores") if k in inp.keys()}
+optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "runtime", "scores", "network") if k in inp.keys()}
 report = reproduction(p.paper, pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), p.n_splits,
                       p.stratifiers, **optional, groups=p.groups)
 write_csv(snakemake.output.csv, report)

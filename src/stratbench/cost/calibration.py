@@ -172,7 +172,7 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
     fold_quality(Y, folds, k, comb=comb)
     fold_quality_s = time.perf_counter() - start + (0.0 if study.grid else combinations_s)
     network_s = 0.0
-    if study.network_stability:
+    if dataset in study.network_datasets():
         start = time.perf_counter()
         network_stability(Y, folds, k)
         network_s = time.perf_counter() - start

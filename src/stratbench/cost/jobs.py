@@ -95,6 +95,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
     plan holds (every rule of the plan must have a cost model)."""
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
+    network = set(study.network_datasets())
     jobs = []
     for d, c in costs.items():
         base = BASE_MB + c.x_mb + c.y_mb
@@ -120,11 +121,12 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 quality_s = startup + c.load_s + c.fold_quality_s
                 jobs.append(Job("fold_quality", d, s, repeat=r, cpu_s=quality_s, wall_s=quality_s,
                                 mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
-                if "network_stability" in planned:
+                if "network_stability" in planned and d in network:
                     net_s = startup + c.load_s + c.network_s
                     jobs.append(Job("network_stability", d, s, repeat=r, cpu_s=net_s, wall_s=net_s,
                                     mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
-                for name, f in c.forests.items() if r in study.classifier_repeats else ():
+                evaluated = r in study.classifier_repeats and s in study.classifier_stratifiers
+                for name, f in c.forests.items() if evaluated else ():
                     jobs.append(evaluation_job(d, s, name, r, f, c, k, study.threads, startup))
     n_aggregation = sum(n for rule, n in planned.items() if kinds[rule] == "aggregate")
     jobs += [Job("aggregate", cpu_s=startup + AGGREGATION_S, wall_s=startup + AGGREGATION_S, after=("*",))

@@ -30,8 +30,8 @@ class Cause:
 @dataclass(frozen=True)
 class Study:
     """What a paper's comparison reads of a study: its tables (``statistics``, ``fold_quality`` summary,
-    and where the paper needs them ``summary``, ``ranks``, ``runtime``, the per-fold ``scores``), k, its
-    stratifiers, its groups."""
+    and where the paper needs them ``summary``, ``ranks``, ``runtime``, the per-fold ``scores``, the
+    ``network`` stability summary), k, its stratifiers, its groups."""
 
     statistics: pd.DataFrame
     fold_quality: pd.DataFrame
@@ -42,6 +42,7 @@ class Study:
     runtime: pd.DataFrame | None = None
     groups: dict | None = None
     scores: pd.DataFrame | None = None
+    network: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,10 @@ class Paper:
     (``runtime``; ``summary``, ``ranks`` and ``scores`` where the study has classifiers); ``layouts`` and
     ``score_layouts``: its tables as it prints them, made from a study's tables (a dict of statistics,
     fold_quality, runtime, summary, ranks) in the stratifiers' ``order``
-    (:class:`stratbench.table_format.PaperTable`; the fold-quality ones, then the classifier ones)."""
+    (:class:`stratbench.table_format.PaperTable`; the fold-quality ones, then the classifier ones);
+    ``claim_ranks(study)``: where the paper's claims are judged by average ranks, every method's rank behind
+    them (a frame of panel, classifier, measure, stratifier, average_rank, datasets), drawn as the
+    workflow's ``paper_claims`` figure."""
 
     name: str
     citation: str
@@ -66,6 +70,7 @@ class Paper:
     folder: Path | None = None
     layouts: Callable[[dict, list | None], list] | None = None
     score_layouts: Callable[[dict, list | None], list] | None = None
+    claim_ranks: Callable[[Study], pd.DataFrame] | None = None
 
     def published(self) -> dict[str, pd.DataFrame]:
         """The published tables, by key; columns whose printed precision matters are read as text."""

@@ -6,6 +6,10 @@ Compared as published: each fold's share rounded to 2 decimals (half to even) be
 (ddof 0) — our ``pair_zero_share_2dp`` measures. A deterministic split (std 0 over our repeats: k-fold,
 the 2017 labelset row) must equal the printed digits; a random one lies within 2 × our std over repeats
 plus half the last printed digit (one published CV is one draw).
+
+The paper's classifier and network parts are printed as average-rank bar charts; their claims, as the
+abstract states them, are judged by the average ranks of the paper's four rows over our datasets
+(:func:`judge_claims`), and the ranks behind them are drawn as the workflow's ``paper_claims`` figure.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench.papers._paper import Cause, Paper, Study, table_rows, within_repeats
+from stratbench import stats
+from stratbench.papers._paper import Cause, Paper, Study, rows, table_rows, within_repeats
 from stratbench.table_format import Cell, PaperTable, best, ordered, pivot
 
 # ours -> the paper's row: the published protocol (kfold, labelset_sklearn2017, IS, SOIS as published)
@@ -24,7 +29,96 @@ UNAVAILABLE = "not in the MULAN mirror (registry entry without a pinned sha256)"
 TABLE = "Szymański Table 1"
 
 
+# The paper's claims that its figures and tables support, as its abstract states them (arXiv 1704.08756 v1 /
+# PMLR 74:22–35); each judged by the average ranks, over the datasets, of the paper's four rows. "Improves"
+# and "lowers" are judged against IS, the method SOIS extends; "competitive" by Nemenyi's critical difference.
+PAPER_ROWS = ["kfold", "labelset_sklearn2017", "iterative", "sois"]
+CLAIMS = {
+    "Szymański claim: variance": "“The proposed approach lowers the variance of classification quality”",
+    "Szymański claim: label pairs": "“[The proposed approach] improves label pair oriented measures”",
+    "Szymański claim: examples": "“[The proposed approach improves] example distribution”",
+    "Szymański claim: labels": "“while maintaining a competitive quality in label-oriented measures”",
+    "Szymański claim: network": "“We also witness an increase in stability of network characteristics.”",
+}
+CLAIM_MEASURES = {  # fold-quality measures (lower is better) of the claims judged on the folds
+    "Szymański claim: label pairs": ["LPD", "FLPZ", "pair_zero_share"],
+    "Szymański claim: examples": ["ED"],
+    "Szymański claim: labels": ["LD", "FZ", "FLZ"],
+}
+NETWORK_MEASURES = {  # (graph, part, measure, its statistic over folds and repeats) -> the name we rank it by
+    (graph, part, measure, value): f"{name} ({where}, {graph})" for graph in ("unweighted", "weighted")
+    for part, measure, value, name, where in (
+        ("train", "modularity", "std", "std of Q", "train"), ("test", "modularity", "std", "std of Q", "test"),
+        ("train", "communities", "std", "std of #communities", "train"),
+        ("test", "communities", "std", "std of #communities", "test"),
+        ("train_test", "modularity_difference", "mean", "|Q_train − Q_test|", "per fold"))}
+
+
+def _ranks(frame: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
+    """Average rank (1 = lowest ``value``) of the paper's rows present in ``frame``, per ``by`` key."""
+    frame = frame[frame["stratifier"].isin(PAPER_ROWS)]
+    if frame.empty:
+        return pd.DataFrame(columns=[*by, "stratifier", "average_rank", "datasets"])
+    ranks = stats.average_ranks(frame, value, by=tuple(by))
+    return ranks.drop(columns="group")
+
+
+def claim_ranks(study: Study) -> pd.DataFrame:
+    """Every average rank behind the paper's claims: panel (the claim), classifier, measure, stratifier,
+    average_rank, datasets. Variance: the std over the folds of each classifier's measure (one CV); label
+    pairs, examples, labels: the fold-quality measure's mean over repeats; network: the std over folds (and
+    repeats) of the train and test graphs' modularity and number of communities, and the mean |Q_train − Q_test|."""
+    parts = []
+    if study.summary is not None:
+        variance = _ranks(study.summary, "std", ["classifier", "measure"])
+        parts.append(variance.assign(panel="Szymański claim: variance"))
+    fold = study.fold_quality
+    for panel, measures in CLAIM_MEASURES.items():
+        parts.append(_ranks(fold[fold["measure"].isin(measures)], "mean", ["measure"]).assign(panel=panel, classifier=""))
+    if study.network is not None:
+        net = study.network
+        chosen = pd.concat([net[(net.graph == g) & (net.part == p) & (net.measure == m)].assign(measure=name, value=net[v])
+                            for (g, p, m, v), name in NETWORK_MEASURES.items()])
+        parts.append(_ranks(chosen, "value", ["measure"]).assign(panel="Szymański claim: network", classifier=""))
+    columns = ["panel", "classifier", "measure", "stratifier", "average_rank", "datasets"]
+    return pd.concat([p[columns] for p in parts if not p.empty], ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def judge_claims(study: Study) -> pd.DataFrame:
+    """One report row per claim × (classifier,) measure: SOIS's average rank (``ours``) beside IS's
+    (``published`` stays empty: the paper prints figures, not these numbers). "Lowers"/"improves" agree
+    where SOIS ranks better than IS; "competitive" where SOIS is within Nemenyi's critical difference
+    (α = 0.05, four methods) of the best rank."""
+    ranks = claim_ranks(study)
+    out = []
+    for (panel, classifier, measure), part in ranks.groupby(["panel", "classifier", "measure"], sort=False):
+        rank = part.set_index("stratifier")["average_rank"]
+        if not {"sois", "iterative"} <= set(rank.index):
+            continue
+        n = int(part["datasets"].iloc[0])
+        listed = ", ".join(f"{s} {rank[s]:.2f}" for s in PAPER_ROWS if s in rank)
+        yes = {True: "yes", False: "no"}
+        if panel == "Szymański claim: labels":
+            cd = stats.critical_difference(len(rank), n)
+            agrees = bool(rank["sois"] - rank.min() <= cd + 1e-12)
+            rule = f"SOIS within the critical difference {cd:.2f} of the best rank: {yes[agrees]}"
+        else:
+            agrees = bool(rank["sois"] < rank["iterative"])
+            rule = f"SOIS better than IS: {yes[agrees]}; SOIS best of the {len(rank)}: {yes[bool(rank['sois'] == rank.min())]}"
+        out.append(dict(table=panel, classifier=classifier.upper(), measure=measure, stratifier="sois",
+                        ours=float(rank["sois"]), ours_std=np.nan, agrees=agrees,
+                        note=f"{CLAIMS[panel]} — average ranks over {n} datasets: {listed}; {rule}"))
+    return rows(**pd.DataFrame(out, columns=["table", "classifier", "measure", "stratifier", "ours", "ours_std",
+                                             "agrees", "note"])) if out else rows(table=[])
+
+
 def compare(paper: Paper, study: Study) -> pd.DataFrame:
+    """Table 1 (the mean and the std over folds, for every row of the paper the study has), then the
+    abstract's claims judged by average ranks (:func:`judge_claims`)."""
+    return pd.concat([_table1(paper, study), judge_claims(study)], ignore_index=True)
+
+
+def _table1(paper: Paper, study: Study) -> pd.DataFrame:
     """Table 1: the mean and the std over folds, for every row of the paper the study has."""
     table1 = paper.published()["table1"]
     summary = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
@@ -86,8 +180,14 @@ PAPER = Paper(
     tables={"table1": ("szymanski2017_table1_pairs_without_evidence.csv", {"mean": str, "std": str})},
     criteria={TABLE: "each fold's share rounded to 2 decimals before the mean and std, as published; a "
                      "deterministic split equal to the printed digits, a random one within 2 × our std over "
-                     "repeats plus half the last digit (one published CV)"},
+                     "repeats plus half the last digit (one published CV)",
+              "Szymański claim: labels": "the abstract's claim, by the average ranks of its four rows over our "
+                                         "datasets: SOIS within Nemenyi's critical difference of the best",
+              "Szymański claim": "the abstract's claim, by the average ranks of its four rows over our datasets: "
+                                 "SOIS ranks better than IS, the method it extends"},
     compare=compare,
+    needs=("summary", "network"),
+    claim_ranks=claim_ranks,
     causes=[
         Cause("tmc2007-matrix", lambda r: r["dataset"] == "tmc2007-500",
               "the authors' tmc2007-500 label matrix is not MULAN's file: all four published rows lie 0.02–0.04 "
