@@ -334,7 +334,8 @@ def test_an_offset_common_to_the_stratifiers_is_the_classifiers():
 def test_szymanski_claims_are_judged_by_the_ranks_of_the_papers_four_rows():
     """By hand, 3 datasets. BR Hamming-loss std: kfold .04/.02/.03, labelset (2017) .05 each, IS .03/.04/.01,
     SOIS .02/.03/.02 → ranks 3,1,3 / 4,4,4 / 2,3,1 / 1,2,2 → kfold 2.33, labelset 4, IS 2, SOIS 1.67: lower than
-    IS, agrees. Subset-accuracy std where IS is always lowest: SOIS 2 > IS 1: unexplained. Sechidis's labelset
+    IS, agrees. Subset-accuracy std where IS is always lowest: SOIS 2 > IS 1, by less than the critical
+    difference: differs with its cause; ranking-loss std with SOIS always last (4 against IS's 1): unexplained. Sechidis's labelset
     (std 0) is not one of the paper's rows and changes no rank. LD: SOIS 2 against the best 1, within the
     critical difference q₀.₀₅(4)·√(4·5/(6·3)) = 2.569·1.054 = 2.71: agrees. Network: std of the unweighted
     train graphs' #communities, SOIS 0.1 below IS 0.3 on every dataset: agrees."""
@@ -343,7 +344,9 @@ def test_szymanski_claims_are_judged_by_the_ranks_of_the_papers_four_rows():
     summary = pd.DataFrame(
         [(d, s, "br", "hamming_loss", 0.1, v) for d, vs in hamming.items() for s, v in zip(four, vs)]
         + [(d, s, "br", "subset_accuracy", 0.5, v) for d in hamming for s, v in zip(four, [.3, .4, .1, .2])]
-        + [(d, "labelset", "br", m, 0.1, 0.0) for d in hamming for m in ("hamming_loss", "subset_accuracy")],
+        + [(d, s, "br", "ranking_loss", 0.2, v) for d in hamming for s, v in zip(four, [.2, .3, .1, .4])]
+        + [(d, "labelset", "br", m, 0.1, 0.0) for d in hamming for m in ("hamming_loss", "subset_accuracy",
+                                                                          "ranking_loss")],
         columns=["dataset", "stratifier", "classifier", "measure", "mean", "std"])
     fold_quality = pd.DataFrame([(d, s, "LD", v, 0.0, 10) for d in hamming for s, v in zip(four, [.4, .3, .1, .2])],
                                 columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
@@ -358,13 +361,16 @@ def test_szymanski_claims_are_judged_by_the_ranks_of_the_papers_four_rows():
     assert variance["verdict"] == "agrees"
     assert "kfold 2.33, labelset_sklearn2017 4.00, iterative 2.00, sois 1.67" in variance["note"]
     assert "SOIS better than IS: yes; SOIS best of the 4: yes" in variance["note"]
-    assert claims.loc[("Szymański claim: variance", "subset_accuracy"), "verdict"] == "unexplained"
+    # IS lowest everywhere, SOIS second: 1 rank apart, less than the critical difference 2.71 at N = 3
+    assert claims.loc[("Szymański claim: variance", "subset_accuracy"), "verdict"] == "differs: ranks-within-cd"
+    # SOIS last everywhere: 3 ranks behind IS, beyond the critical difference: the claim fails here
+    assert claims.loc[("Szymański claim: variance", "ranking_loss"), "verdict"] == "unexplained"
     labels = claims.loc[("Szymański claim: labels", "LD")]
     assert labels["ours"] == 2.0 and labels["verdict"] == "agrees" and "critical difference 2.71" in labels["note"]
     network_row = claims.loc[("Szymański claim: network", "std of #communities (train, unweighted)")]
     assert network_row["ours"] == 1.0 and network_row["verdict"] == "agrees"
     lines = summary_lines(report)
-    assert "Szymański claim: variance: 1 of 2 cells agree (the abstract's claim" in "\n".join(lines)
+    assert "Szymański claim: variance: 1 of 3 cells agree (the abstract's claim" in "\n".join(lines)
     ranks = claim_ranks("szymanski2017", fold_quality, summary, network)  # the figure's panels
     assert list(dict.fromkeys(ranks["group"])) == ["variance — BR", "labels", "network"]
     assert set(ranks["stratifier"]) == set(four)
