@@ -86,8 +86,8 @@ def claim_ranks(study: Study) -> pd.DataFrame:
 
 
 def judge_claims(study: Study) -> pd.DataFrame:
-    """One report row per claim × (classifier,) measure: SOIS's average rank (``ours``) beside IS's
-    (``published`` stays empty: the paper prints figures, not these numbers). "Lowers"/"improves" agree
+    """One report row per claim × (classifier,) measure: SOIS's average rank (``ours``; the four rows' ranks
+    in ``note``, ``published`` empty: the paper prints figures, not these numbers). "Lowers"/"improves" agree
     where SOIS ranks better than IS; "competitive" where SOIS is within Nemenyi's critical difference
     (α = 0.05, four methods) of the best rank."""
     ranks = claim_ranks(study)
