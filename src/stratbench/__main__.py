@@ -106,8 +106,7 @@ def _figure(args) -> int:
         optional = {k: read(f) for k, f in (("summary", "summary.csv"), ("network", "network_stability_summary.csv"))
                     if (tables / f).is_file()}
         ranks = claim_ranks(study.reproduces, read("fold_quality_summary.csv"), **optional)
-        fig = figures.rank_bars(ranks, f"{study.reproduces}: the ranks behind its claims",
-                                {**FOLD_QUALITY_LABELS, **MEASURE_LABELS}, style, panel_title="{}")
+        fig = figures.claim_rank_bars(ranks, study.reproduces, style)
     else:
         quality = subject == "fold_quality"
         ranks = read("fold_quality_ranks.csv" if quality else "average_ranks.csv")

@@ -21,7 +21,7 @@ import pandas as pd
 
 from stratbench.fold_quality import fold_label_counts
 from stratbench.io import atomic_path
-from stratbench.measure_table import MEASURES
+from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS, MEASURES
 from stratbench.table_format import ordered
 
 WIDTHS = {"one": 3.5, "two": 7.0}  # inches: one and two journal columns
@@ -193,6 +193,13 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
         _legend(fig, colours, style)
         fig.suptitle(style.wrap(title))
     return fig
+
+
+def claim_rank_bars(ranks: pd.DataFrame, paper: str, style: FigureStyle = DEFAULT):
+    """The average ranks behind ``paper``'s claims (:func:`stratbench.reproduction.claim_ranks`), one panel
+    per claim (and classifier)."""
+    return rank_bars(ranks, f"{paper}: the average ranks behind the paper's claims (1 = best)",
+                     {**FOLD_QUALITY_LABELS, **MEASURE_LABELS}, style, panel_title="{}")
 
 
 def nemenyi_groups(ranks: pd.Series, cd: float) -> list[tuple[str, ...]]:

@@ -6,14 +6,12 @@ setup(snakemake)
 
 import pandas as pd
 
-from stratbench.figures import FigureStyle, rank_bars, save_figure
-from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS
+from stratbench.figures import FigureStyle, claim_rank_bars, save_figure
 from stratbench.reproduction import claim_ranks
 
 inp = snakemake.input
 style = FigureStyle.from_config(snakemake.config)
 optional = {k: pd.read_csv(inp[k]) for k in ("summary", "network") if k in inp.keys()}
 ranks = claim_ranks(snakemake.params.paper, pd.read_csv(inp.fold_quality), **optional)
-title = f"{snakemake.params.paper}: the average ranks behind the paper's claims (1 = best)"
-figure = rank_bars(ranks, title, {**FOLD_QUALITY_LABELS, **MEASURE_LABELS}, style, panel_title="{}")
+figure = claim_rank_bars(ranks, snakemake.params.paper, style)
 save_figure(figure, snakemake.output.png, snakemake.output.pdf, style)
