@@ -101,6 +101,10 @@ def reproduction_markdown(report: pd.DataFrame, paper: str, study: str) -> str:
     if used:
         lines += ["", "## Causes of the cells that differ", ""]
         lines += [f"- **{c.name}** ({count} cells): {c.evidence}" for c, count in used]
+    looked_at = _ruled_out(report, paper)
+    if looked_at:
+        lines += ["", "## Unexplained cells: what was ruled out", ""]
+        lines += [f"- **{cells}**: {text}" for cells, text in looked_at]
     for title, part in (("Cells that do not agree", _disagreeing(report)), ("Every compared cell", report)):
         lines += ["", f"## {title}", ""]
         if part.empty:
@@ -120,6 +124,18 @@ def _causes_used(report: pd.DataFrame, paper: str) -> list[tuple[Cause, int]]:
             if verdicts.get(f"differs: {c.name}", 0)]
 
 
+def _ruled_out(report: pd.DataFrame, paper: str) -> list[tuple[str, str]]:
+    """Each (table, dataset, stratifier) with unexplained cells, with what the paper's module says was
+    ruled out for it (its ``ruled_out``), or that nothing was yet."""
+    unexplained = report[report["verdict"].eq("unexplained")] if "verdict" in report else report.iloc[:0]
+    notes = papers.get(paper).ruled_out
+    out = []
+    for key, part in unexplained.groupby(["table", "dataset", "stratifier"], sort=False):
+        cells = f"{' / '.join(k for k in key if k)}: {', '.join(part['measure'])}"
+        out.append((cells, notes.get(key, "not yet investigated")))
+    return out
+
+
 def reproduction_html(report: pd.DataFrame, paper: str, study: str) -> str:
     """The report as a self-contained HTML page (for the Snakemake report)."""
     def table(part):
@@ -129,9 +145,12 @@ def reproduction_html(report: pd.DataFrame, paper: str, study: str) -> str:
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary_lines(report)) or "<li>nothing comparable</li>"
     causes = "".join(f"<li><b>{html.escape(c.name)}</b> ({n} cells): {html.escape(c.evidence)}</li>"
                      for c, n in _causes_used(report, paper))
+    looked_at = "".join(f"<li><b>{html.escape(cells)}</b>: {html.escape(text)}</li>"
+                        for cells, text in _ruled_out(report, paper))
     body = (f"<h1>Reproduction of {html.escape(paper)} by the study {html.escape(study)}</h1>"
             f"<p>{html.escape(papers.get(paper).citation)}</p><h2>Summary</h2><ul>{items}</ul>"
-            + (f"<h2>Causes of the cells that differ</h2><ul>{causes}</ul>" if causes else "") +
+            + (f"<h2>Causes of the cells that differ</h2><ul>{causes}</ul>" if causes else "")
+            + (f"<h2>Unexplained cells: what was ruled out</h2><ul>{looked_at}</ul>" if looked_at else "") +
             f"<h2>Cells that do not agree</h2>{table(_disagreeing(report))}"
             f"<h2>Every compared cell</h2>{table(report)}")
     return html_document(f"Reproduction of {paper}", body)

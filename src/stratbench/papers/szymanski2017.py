@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench import stats
-from stratbench.papers._paper import Cause, Paper, Study, rows, table_rows, within_repeats
+from stratbench.papers._paper import Cause, Paper, Study, draw_note, rows, table_rows, within_our_draws, within_repeats
 from stratbench.table_format import Cell, PaperTable, best, ordered, pivot
 
 # ours -> the paper's row: the published protocol (kfold, labelset_sklearn2017, IS, SOIS as published)
@@ -26,7 +26,11 @@ from stratbench.table_format import Cell, PaperTable, best, ordered, pivot
 STRATIFIERS = {"kfold": "kfold", "labelset_sklearn2017": "labelset", "labelset": "labelset",
                "iterative": "iterative", "sois": "sois", "iterative_skml": "iterative", "sois_skml": "sois"}
 UNAVAILABLE = "not in the MULAN mirror (registry entry without a pinned sha256)"
-TABLE = "Szymański Table 1"
+TABLE = "Szymański Table 1"  # the paper's four rows, run by its protocol
+BESIDE = "Szymański Table 1, rows beside"  # our other code paths for the same rows (Sechidis's labelset, _skml)
+MEASURES = {"mean": "pair_zero_share_2dp", "std": "pair_zero_share_2dp_std"}  # as published: folds' shares to 2dp
+RANDOM_ROWS = ("iterative", "sois")  # the paper's rows that draw at random: each printed cell is one CV
+DRAWS = "szymanski2017_one_draw.csv"  # benchmarks/within_our_drawss.py: our 1,000 seeded CVs of those cells
 
 
 # The paper's claims that its figures and tables support, as its abstract states them (arXiv 1704.08756 v1 /
@@ -82,7 +86,8 @@ def claim_ranks(study: Study) -> pd.DataFrame:
                             for (g, p, m, v), name in NETWORK_MEASURES.items()])
         parts.append(_ranks(chosen, "value", ["measure"]).assign(panel="Szymański claim: network", classifier=""))
     columns = ["panel", "classifier", "measure", "stratifier", "average_rank", "datasets"]
-    return pd.concat([p[columns] for p in parts if not p.empty], ignore_index=True) if parts else pd.DataFrame(columns=columns)
+    parts = [p[columns] for p in parts if not p.empty]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
 
 
 def judge_claims(study: Study) -> pd.DataFrame:
@@ -123,16 +128,27 @@ def compare(paper: Paper, study: Study) -> pd.DataFrame:
     return pd.concat([_table1(paper, study), judge_claims(study)], ignore_index=True)
 
 
+def one_draw_cells() -> pd.DataFrame:
+    """The printed cells of Table 1 that are one random CV each (the IS and SOIS rows, mean and std), as
+    dataset, our stratifier, our measure and the printed digits."""
+    table1 = PAPER.published()["table1"]
+    table1 = table1[table1["stratification"].isin(RANDOM_ROWS)]
+    return pd.DataFrame([dict(dataset=row["dataset"], stratifier=row["stratification"], measure=measure,
+                              printed=row[column])
+                         for _, row in table1.iterrows() for column, measure in MEASURES.items()])
+
+
 def _table1(paper: Paper, study: Study) -> pd.DataFrame:
-    """Table 1: the mean and the std over folds, for every row of the paper the study has."""
+    """Table 1: the mean and the std over folds, for every row of the paper the study has: the paper's four
+    rows as its protocol ran them (``TABLE``), then our other code paths for the same rows (``BESIDE``)."""
     table1 = paper.published()["table1"]
     summary = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
     out = []
     for _, row in table1.iterrows():
         for ours_name in (s for s in study.stratifiers if STRATIFIERS.get(s) == row["stratification"]):
-            for measure, column in (("pair_zero_share", "mean"), ("pair_zero_share_std", "std")):
-                rounded = measure.replace("share", "share_2dp")  # each fold's share to 2 decimals, as published
-                measure = rounded if (row["dataset"], ours_name, rounded) in summary.index else measure
+            for column, rounded in MEASURES.items():
+                # each fold's share to 2 decimals as published; a study of an older version has the plain share
+                measure = rounded if (row["dataset"], ours_name, rounded) in summary.index else rounded.replace("_2dp", "")
                 key = (row["dataset"], ours_name, measure)
                 if key not in summary.index:
                     continue
@@ -142,8 +158,12 @@ def _table1(paper: Paper, study: Study) -> pd.DataFrame:
                 how = "folds' shares rounded to 2 decimals, as published" if "2dp" in measure else "unrounded shares"
                 out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure=measure, ours=a,
                                 ours_std=spread, published=float(row[column]), agrees=agrees,
-                                note=f"published {column} over folds ({how})"))
-    return table_rows(TABLE, out, table1, set(study.fold_quality["dataset"]), UNAVAILABLE)
+                                note=f"published {column} over folds ({how})"
+                                     + ("" if agrees is pd.NA or agrees else draw_note(DRAWS, row["dataset"], ours_name, measure))))
+    protocol = [cell for cell in out if cell["stratifier"] in PAPER_ROWS]
+    beside = [cell for cell in out if cell["stratifier"] not in PAPER_ROWS]
+    parts = [table_rows(TABLE, protocol, table1, set(study.fold_quality["dataset"]), UNAVAILABLE)]
+    return pd.concat(parts + [rows(table=BESIDE, **pd.DataFrame(beside))] if beside else parts, ignore_index=True)
 
 
 
@@ -193,6 +213,7 @@ PAPER = Paper(
     compare=compare,
     needs=("summary", "network"),
     claim_ranks=claim_ranks,
+    one_draw_cells=one_draw_cells,
     causes=[
         Cause("tmc2007-matrix", lambda r: r["dataset"] == "tmc2007-500",
               "the authors' tmc2007-500 label matrix is not MULAN's file: all four published rows lie 0.02–0.04 "
@@ -212,5 +233,6 @@ PAPER = Paper(
         Cause("scikit-multilearn-2018", lambda r: str(r["stratifier"]).endswith("_skml"),
               "scikit-multilearn 0.2.0 (2018) is later than the paper; the 2017 rows fit our IS/SOIS as "
               "published, not that code path"),
+        within_our_draws(DRAWS),
     ],
 )
