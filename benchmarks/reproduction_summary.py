@@ -4,8 +4,11 @@ then compared with the published table. Run by hand; the summary lines go in iss
 
     python benchmarks/reproduction_summary.py config/szymanski2017.yaml [--repeats R] [--skip go_cc_size]
         [--mirror ../shared/datasets/mulan] [--out results/reproduction_summary]
+        [--summary results/szymanski2017/tables/summary.csv] [--network results/szymanski2017/tables/network_stability_summary.csv]
 
 Prints the report's summary lines and its causes; writes the report (Markdown and CSV) under ``--out``.
+``--summary`` and ``--network`` add a workflow run's classifier summary and network-stability summary (e.g.
+of ``snakemake results/szymanski2017/tables/summary.csv``), so that the claims they carry are judged too.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ def main() -> int:
     parser.add_argument("--skip", nargs="*", default=[], help="datasets to leave out")
     parser.add_argument("--mirror", default=str(ROOT.parent / "shared" / "datasets" / "mulan"))
     parser.add_argument("--out", default="results/reproduction_summary")
+    parser.add_argument("--summary", help="a workflow's tables/summary.csv (the classifiers' mean and std)")
+    parser.add_argument("--network", help="a workflow's network-stability summary")
     args = parser.parse_args()
     config = read_config(args.configfile)
     config["datasets"] = {d: v for d, v in config["datasets"].items() if d not in args.skip}
@@ -54,8 +59,9 @@ def main() -> int:
             print(f"{dataset} {name}: {len(study.repeats)} splits in {time.perf_counter() - start:.1f} s", flush=True)
     quality = pd.DataFrame(rows, columns=["dataset", "stratifier", "repeat", "measure", "value"])
     seconds = pd.DataFrame(runtime, columns=["dataset", "stratifier", "repeat", "seconds"])
+    optional = {k: pd.read_csv(getattr(args, k)) for k in ("summary", "network") if getattr(args, k)}
     report = reproduction(study.reproduces, pd.DataFrame(), summarise_fold_quality(quality), study.n_splits,
-                          list(study.stratifiers), runtime=seconds)
+                          list(study.stratifiers), runtime=seconds, **optional)
     out = Path(args.out) / study.name
     write_csv(out / "reproduction.csv", report)
     write_text(out / "reproduction.md", reproduction_markdown(report, study.reproduces, study.name))
