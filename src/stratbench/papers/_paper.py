@@ -147,13 +147,18 @@ def tail_probability(draw: pd.Series) -> float:
     return min(1.0, 2 * min(draw["at_or_below"], draw["at_or_above"]) / draw["draws"])
 
 
-def draw_note(file: str, dataset: str, stratifier: str, measure: str) -> str:
-    """Where the printed value of a cell lies among our draws of it (the measured ``file``), for its note."""
+def _draws_of(file: str, dataset: str, stratifier: str, measure: str) -> pd.Series | None:
+    """The row of the measured ``file`` for one cell, or None."""
     draws = measured(file)
     hit = draws[(draws["dataset"] == dataset) & (draws["stratifier"] == stratifier) & (draws["measure"] == measure)]
-    if hit.empty:
+    return None if hit.empty else hit.iloc[0]
+
+
+def draw_note(file: str, dataset: str, stratifier: str, measure: str) -> str:
+    """Where the printed value of a cell lies among our draws of it (the measured ``file``), for its note."""
+    d = _draws_of(file, dataset, stratifier, measure)
+    if d is None:
         return ""
-    d = hit.iloc[0]
     of = f" of the mean of {d['runs']} splits" if d["runs"] > 1 else ""
     return (f"; our {d['draws']} seeded draws{of}: {d['min']:.4g}–{d['max']:.4g}, {d['at_or_below']} print at or "
             f"below the published value, {d['at_or_above']} at or above (two-sided tail {tail_probability(d):.3g})")
@@ -168,13 +173,10 @@ def within_our_draws(file: str, alpha: float = 0.05) -> Cause:
     lies within the draws' range (the draws are of the same code). With 1,000 draws and m ≥ 20 this is: at
     least one of our seeded draws would print as the published value or beyond it."""
     def applies(row: pd.Series) -> bool:
-        draws = measured(file)
-        hit = draws[(draws["dataset"] == row["dataset"]) & (draws["stratifier"] == row["stratifier"])
-                    & (draws["measure"] == row["measure"])]
-        if hit.empty:
-            return False
-        d = hit.iloc[0]  # the draws are of our cell: our study's mean over its repeats lies among them
-        return d["min"] - 1e-9 <= row["ours"] <= d["max"] + 1e-9 and tail_probability(d) >= alpha / len(draws)
+        d = _draws_of(file, row["dataset"], row["stratifier"], row["measure"])
+        # the draws are of our cell's code: our study's mean over its repeats lies among them
+        return (d is not None and d["min"] - 1e-9 <= row["ours"] <= d["max"] + 1e-9
+                and tail_probability(d) >= alpha / len(measured(file)))
 
     return Cause("within-our-draws", applies,
                  f"the published value is one draw of a random statistic (one CV, or the mean of a paper's runs), "

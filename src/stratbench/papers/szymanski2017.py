@@ -30,7 +30,7 @@ TABLE = "Szymański Table 1"  # the paper's four rows, run by its protocol
 BESIDE = "Szymański Table 1, rows beside"  # our other code paths for the same rows (Sechidis's labelset, _skml)
 MEASURES = {"mean": "pair_zero_share_2dp", "std": "pair_zero_share_2dp_std"}  # as published: folds' shares to 2dp
 RANDOM_ROWS = ("iterative", "sois")  # the paper's rows that draw at random: each printed cell is one CV
-DRAWS = "szymanski2017_one_draw.csv"  # benchmarks/within_our_drawss.py: our 1,000 seeded CVs of those cells
+DRAWS = "szymanski2017_one_draw.csv"  # benchmarks/one_draw_tails.py: our 1,000 seeded CVs of those cells
 
 
 # The paper's claims that its figures and tables support, as its abstract states them (arXiv 1704.08756 v1 /
@@ -134,7 +134,7 @@ def one_draw_cells() -> pd.DataFrame:
     table1 = PAPER.published()["table1"]
     table1 = table1[table1["stratification"].isin(RANDOM_ROWS)]
     return pd.DataFrame([dict(dataset=row["dataset"], stratifier=row["stratification"], measure=measure,
-                              printed=row[column])
+                              printed=row[column], runs=1)
                          for _, row in table1.iterrows() for column, measure in MEASURES.items()])
 
 
