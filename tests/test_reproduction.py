@@ -180,8 +180,12 @@ def test_the_2017_protocol_reproduces_szymanski_table1_digit_for_digit(mulan_cac
 
 def test_tiittanen_table2_compares_each_method_with_its_own_row():
     """bibtex IS: LD 0.0007, rLD 0.0604 printed; our iterative_skml over 10 repeats: LD 0.00068 ± 0.00002
-    (band 2·0.0000211·√0.2 + 0.00005 ≈ 0.0000689 ≥ 0.00002 → yes); rLD 0.103 (≫ band → no)."""
+    (band 2·0.0000211·√0.2 + 0.00005 ≈ 0.0000689 ≥ 0.00002 → yes); rLD 0.103 (≫ band, and outside our 200
+    seeded means of 10 runs, 0.0573–0.0637 → unexplained). ED 17 printed, ours 13.08 ± 3.50 over seeds 1…10
+    (band 2·3.69·√0.2 + 0.5 = 3.80 < 3.92 → no), but among our 200 seeded means of 10 runs (12.2–23.4) 101
+    print 17 or less and 131 17 or more: within our draws."""
     rows = [("bibtex", "iterative_skml", "LD", 0.00068, 0.00002), ("bibtex", "iterative_skml", "rLD", 0.103, 0.002),
+            ("bibtex", "iterative_skml", "ED", 13.08, 3.497),
             ("bibtex", "random", "ED", 0.0, 0.0), ("bibtex", "optisplit_rld", "DCP", 0.0073, 0.0001)]
     ours = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
     runtime = pd.DataFrame([("bibtex", "iterative_skml", r, 0.01) for r in range(10)],
@@ -193,8 +197,13 @@ def test_tiittanen_table2_compares_each_method_with_its_own_row():
     assert judged.loc[("random", "ED"), "agrees"] and judged.loc[("optisplit_rld", "DCP"), "agrees"]
     assert judged.loc[("iterative_skml", "runtime_s"), "published"] == 1 and pd.isna(judged.loc[("iterative_skml", "runtime_s"), "agrees"])
     assert "scikit-multilearn's IS" in judged.loc[("iterative_skml", "LD"), "note"]
+    assert judged.loc[("iterative_skml", "rLD"), "verdict"] == "unexplained"
+    assert judged.loc[("iterative_skml", "ED"), "verdict"] == "differs: within-our-draws"
+    assert ("our 200 seeded draws of the mean of 10 splits: 12.2–23.4, 101 print at or below the published value, "
+            "131 at or above (two-sided tail 1)") in judged.loc[("iterative_skml", "ED"), "note"]
     line = summary_lines(report)[0]
-    assert line.startswith("Tiittanen Table 2: 3 of 4 cells agree") and "CC" in line and "mediamill" in line
+    assert line.startswith("Tiittanen Table 2: 3 of 5 cells agree") and "CC" in line and "mediamill" in line
+    assert "1 differ with a named cause, 1 unexplained" in line
 
 
 # --- one module per paper (issue 17) ----------------------------------------------------------------
