@@ -447,17 +447,21 @@ def test_szymanskis_one_cv_cells_in_the_tail_of_our_draws_have_their_cause():
     assert "- **Szymański Table 1 / yeast / sois: pair_zero_share_2dp**: not yet investigated" in md
 
 
-def test_what_was_ruled_out_is_printed_beside_an_unexplained_cell():
-    """Sechidis Table 2, scene, IS: ED 2.77 printed against ours near 1.74 — unexplained; the report prints what
-    was ruled out for it (the paper module's ``ruled_out``), in Markdown and HTML."""
-    table2 = published("sechidis2011")["table2"]
-    ours = pd.DataFrame([("scene", "iterative", "ED", 1.74, 0.37, 20)],
+def test_what_was_ruled_out_is_printed_beside_an_unexplained_cell(monkeypatch):
+    """Sechidis Table 2, scene: IS's ED 2.77 printed against ours 2.05 ± 0.26 over 5 repeats (file order; band
+    2·0.29 + 0.005 < 0.72) differs by the cause rows-randomised; random's ED, 0.42 printed, against a made-up 3.0 is unexplained, and the report prints
+    what the paper module says was ruled out for it (``ruled_out``), in Markdown and HTML, or "not yet
+    investigated" where it says nothing."""
+    ours = pd.DataFrame([("scene", "iterative", "ED", 2.05, 0.26, 5), ("scene", "random", "ED", 3.0, 0.1, 5)],
                         columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
-    report = reproduction("sechidis2011", pd.DataFrame({"dataset": []}), ours, 10, ["iterative"])
-    cell = report[(report["table"] == "Table 2") & (report["measure"] == "ED")].iloc[0]
-    assert cell["verdict"] == "unexplained" and cell["published"] == float(
-        table2[(table2.dataset == "scene") & (table2.stratification == "iterative")].iloc[0]["ED"])
+    report = reproduction("sechidis2011", pd.DataFrame({"dataset": []}), ours, 10, ["iterative", "random"])
+    cells = report[report["table"] == "Table 2"].set_index("stratifier")
+    assert cells.loc["iterative", "verdict"] == "differs: rows-randomised" and cells.loc["iterative", "published"] == 2.77
+    assert cells.loc["random", "verdict"] == "unexplained"
+    assert "- **Table 2 / scene / random: ED**: not yet investigated" in reproduction_markdown(report, "sechidis2011", "demo")
+    monkeypatch.setitem(papers.get("sechidis2011").ruled_out, ("Table 2", "scene", "random"), "row order & ties tried")
     md = reproduction_markdown(report, "sechidis2011", "demo")
-    assert "- **Table 2 / scene / iterative: ED**: published ED 2.77 and LD 0.0043" in md
-    assert "with the rows shuffled before each split: ED 2.52 ± 0.60" in md
-    assert "Unexplained cells: what was ruled out" in reproduction_html(report, "sechidis2011", "demo")
+    assert "## Unexplained cells: what was ruled out" in md
+    assert "- **Table 2 / scene / random: ED**: row order & ties tried" in md
+    assert "<b>Table 2 / scene / random: ED</b>: row order &amp; ties tried" in reproduction_html(report, "sechidis2011", "demo")
+    assert ("Average ranks of the std", "", "labelsets") in papers.get("sechidis2011").ruled_out
