@@ -1,6 +1,6 @@
 """The fold-quality reproduction reports of a paper's study, computed in one process (no Snakemake):
-every dataset × stratifier × repeat split of the config, measured and summarised as the workflow does,
-then compared with the published table. Run by hand; the summary lines go in issue notes.
+the datasets' statistics and every dataset × stratifier × repeat split of the config, measured and
+summarised as the workflow does, then compared with the published tables. Run by hand; the summary lines go in issue notes.
 
     python benchmarks/reproduction_summary.py config/szymanski2017.yaml [--repeats R] [--skip go_cc_size]
         [--mirror ../shared/datasets/mulan] [--out results/reproduction_summary]
@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from stratbench.datasets import dataset_statistics
+from stratbench.datasets.statistics import statistics_table
 from stratbench.fold_quality import fold_quality
 from stratbench.io import write_csv, write_text
 from stratbench.reproduction import reproduction, reproduction_markdown, summary_lines
@@ -44,9 +46,10 @@ def main() -> int:
     config["repeats"] = args.repeats or config["repeats"]
     config["data"] = {**(config.get("data") or {}), "mirror": args.mirror}
     study = Study.checked(config)
-    rows, runtime = [], []
+    rows, runtime, statistics = [], [], []
     for dataset in study.datasets:
         Y = study.load_dataset(dataset).Y
+        statistics.append(dataset_statistics(dataset, Y))
         for name in study.stratifiers:
             start = time.perf_counter()
             for r in study.repeats:
@@ -60,7 +63,7 @@ def main() -> int:
     quality = pd.DataFrame(rows, columns=["dataset", "stratifier", "repeat", "measure", "value"])
     seconds = pd.DataFrame(runtime, columns=["dataset", "stratifier", "repeat", "seconds"])
     optional = {k: pd.read_csv(getattr(args, k)) for k in ("summary", "network") if getattr(args, k)}
-    report = reproduction(study.reproduces, pd.DataFrame(), summarise_fold_quality(quality), study.n_splits,
+    report = reproduction(study.reproduces, statistics_table(statistics), summarise_fold_quality(quality), study.n_splits,
                           list(study.stratifiers), runtime=seconds, **optional)
     out = Path(args.out) / study.name
     write_csv(out / "reproduction.csv", report)
