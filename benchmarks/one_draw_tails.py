@@ -3,7 +3,8 @@ statistic (the paper's ``one_draw_cells``: Szymański 2017's IS and SOIS rows, e
 random rows, each the mean of 10 runs), ``--draws`` draws of the same statistic by our code, its splits
 seeded as the study seeds its repeats (repeat 0, 1, …), each measured as the paper measured it; then how
 many of them would print at or below, at or above the published digits. Written to
-``src/stratbench/data/measured/<paper>_one_draw.csv``, which the paper's ``within-our-draws`` cause reads.
+``src/stratbench/data/measured/<paper>_one_draw.csv`` (replacing the cells measured again, keeping the
+others), which the paper's ``within-our-draws`` cause reads.
 Run by hand after a change to those stratifiers (``tests/test_published_protocols.py`` recomputes rows):
 
     python benchmarks/one_draw_tails.py config/szymanski2017.yaml [--draws 1000] [--datasets emotions scene]
@@ -87,8 +88,16 @@ def main() -> int:
     paper = papers.get(study.reproduces)
     if paper.one_draw_cells is None:
         raise SystemExit(f"{paper.name} prints no one-draw cells")
-    table = one_draw_table(study, paper.one_draw_cells(), args.draws)
+    cells = paper.one_draw_cells()
+    table = one_draw_table(study, cells, args.draws)
     path = Path(args.out) / f"{paper.name}_one_draw.csv"
+    if path.is_file():  # keep the cells of the datasets not measured this time, in the paper's order
+        key = ["dataset", "stratifier", "measure"]
+        kept = pd.read_csv(path, dtype={"printed": str}).set_index(key)
+        kept = kept.drop(index=table.set_index(key).index, errors="ignore").reset_index()
+        order = {cell: i for i, cell in enumerate(cells[key].itertuples(index=False, name=None))}
+        table = pd.concat([kept, table], ignore_index=True)
+        table = table.iloc[sorted(range(len(table)), key=lambda i: order[tuple(table.loc[i, key])])][DRAW_COLUMNS]
     write_csv(path, table)
     print(table.to_string(index=False))
     print(f"written: {path}")
