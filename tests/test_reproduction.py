@@ -448,10 +448,10 @@ def test_szymanskis_one_cv_cells_in_the_tail_of_our_draws_have_their_cause():
 
 
 def test_what_was_ruled_out_is_printed_beside_an_unexplained_cell(monkeypatch):
-    """Sechidis Table 2, scene: IS's ED 2.77 printed against ours 2.05 ± 0.26 over 5 repeats (file order; band
-    2·0.29 + 0.005 < 0.72) differs by the cause rows-randomised; random's ED, 0.42 printed, against a made-up 3.0 is unexplained, and the report prints
-    what the paper module says was ruled out for it (``ruled_out``), in Markdown and HTML, or "not yet
-    investigated" where it says nothing."""
+    """Sechidis Table 2, scene: IS's ED 2.77 printed against ours 2.05 ± 0.26 over 5 repeats (file order;
+    band 2·0.29 + 0.005 < 0.72) differs by the cause rows-randomised; random's ED, 0.42 printed, against a
+    made-up 3.0 is unexplained, and the report prints what the paper module says was ruled out for it
+    (``ruled_out``), in Markdown and HTML, or "not yet investigated" where it says nothing."""
     ours = pd.DataFrame([("scene", "iterative", "ED", 2.05, 0.26, 5), ("scene", "random", "ED", 3.0, 0.1, 5)],
                         columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
     report = reproduction("sechidis2011", pd.DataFrame({"dataset": []}), ours, 10, ["iterative", "random"])
