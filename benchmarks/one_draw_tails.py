@@ -33,24 +33,20 @@ from stratbench.study import Study, read_config
 ROOT = Path(__file__).resolve().parents[1]
 
 
-PAIR_MEASURES = {"LPD", "FLPZ", "pair_zero_share", "pair_zero_share_std", "pair_zero_share_2dp",
-                 "pair_zero_share_2dp_std"}
-
-
 def cell_draws(study: Study, dataset: str, stratifier: str, measures: list[str], draws: int,
                runs: int = 1) -> dict[str, np.ndarray]:
     """``draws`` values of each measure, each the mean over ``runs`` splits of (dataset, stratifier); the
     splits seeded as the study's repeats 0, 1, … (draw d holds repeats d·runs … d·runs + runs − 1)."""
     Y = as_label_matrix(study.load_dataset(dataset).Y)
-    pairs = bool(PAIR_MEASURES & set(measures))
+    k = study.n_splits
+    pairs = not set(measures) <= set(fold_quality(Y, np.arange(Y.shape[0]) % k, k, pairs=False))  # LPD, shares…
     comb = label_combinations(Y) if pairs else None
     values = {m: np.empty(draws * runs) for m in measures}
     for r in range(draws * runs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            splitter = study.stratifier(stratifier, n_splits=study.n_splits,
-                                        random_state=split_seed(study.seed, dataset, r))
-            quality = fold_quality(Y, splitter.fold_ids(Y), study.n_splits, pairs=pairs, comb=comb)
+            splitter = study.stratifier(stratifier, n_splits=k, random_state=split_seed(study.seed, dataset, r))
+            quality = fold_quality(Y, splitter.fold_ids(Y), k, pairs=pairs, comb=comb)
         for m in measures:
             values[m][r] = quality[m]
     return {m: v.reshape(draws, runs).mean(axis=1) for m, v in values.items()}

@@ -1,10 +1,12 @@
 """The fold-quality reproduction reports of a paper's study, computed in one process (no Snakemake):
 the datasets' statistics and every dataset × stratifier × repeat split of the config, measured and
-summarised as the workflow does, then compared with the published tables. Run by hand; the summary lines go in issue notes.
+summarised as the workflow does, then compared with the published tables. Run by hand; the summary lines
+go in issue notes.
 
     python benchmarks/reproduction_summary.py config/szymanski2017.yaml [--repeats R] [--skip go_cc_size]
         [--mirror ../shared/datasets/mulan] [--out results/reproduction_summary]
-        [--summary results/szymanski2017/tables/summary.csv] [--network results/szymanski2017/tables/network_stability_summary.csv]
+        [--summary results/szymanski2017/tables/summary.csv]
+        [--network results/szymanski2017/tables/network_stability_summary.csv]
 
 Prints the report's summary lines and its causes; writes the report (Markdown and CSV) under ``--out``.
 ``--summary`` and ``--network`` add a workflow run's classifier summary and network-stability summary (e.g.
