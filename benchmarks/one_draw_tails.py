@@ -26,7 +26,7 @@ from stratbench import papers
 from stratbench.fold_quality import fold_quality
 from stratbench.io import write_csv
 from stratbench.labels import as_label_matrix, label_combinations
-from stratbench.papers._paper import DRAW_COLUMNS, draw_tails
+from stratbench.papers._paper import DRAW_COLUMNS, draw_tails, draws_file
 from stratbench.seeds import split_seed
 from stratbench.study import Study, read_config
 
@@ -86,7 +86,7 @@ def main() -> int:
         raise SystemExit(f"{paper.name} prints no one-draw cells")
     cells = paper.one_draw_cells()
     table = one_draw_table(study, cells, args.draws)
-    path = Path(args.out) / f"{paper.name}_one_draw.csv"
+    path = Path(args.out) / draws_file(paper.name)
     if path.is_file():  # keep the cells of the datasets not measured this time, in the paper's order
         key = ["dataset", "stratifier", "measure"]
         kept = pd.read_csv(path, dtype={"printed": str}).set_index(key)

@@ -176,12 +176,12 @@ def test_the_shipped_one_draw_tables_are_what_our_stratifiers_give(mulan_cache, 
     study seeds its repeats 0, 1, … Same counts at and beyond the printed value, same range: the table the
     within-our-draws cause reads is our code's (rerun the benchmark after changing a stratifier)."""
     from stratbench.labels import label_combinations
-    from stratbench.papers._paper import draw_tails, measured
+    from stratbench.papers._paper import draw_tails, draws_file, measured
     from stratbench.seeds import split_seed
     from stratbench.study import read_config
 
     study = Study(read_config(Path(__file__).resolve().parents[1] / "config" / f"{paper}.yaml"))
-    shipped = measured(f"{paper}_one_draw.csv").set_index(["dataset", "stratifier", "measure"]).loc[(dataset, method, measure)]
+    shipped = measured(draws_file(paper)).set_index(["dataset", "stratifier", "measure"]).loc[(dataset, method, measure)]
     Y = as_label_matrix(mulan_cache(dataset).Y)
     comb = label_combinations(Y)
     k = study.n_splits

@@ -465,3 +465,18 @@ def test_what_was_ruled_out_is_printed_beside_an_unexplained_cell(monkeypatch):
     assert "- **Table 2 / scene / random: ED**: row order & ties tried" in md
     assert "<b>Table 2 / scene / random: ED</b>: row order &amp; ties tried" in reproduction_html(report, "sechidis2011", "demo")
     assert ("Average ranks of the std", "", "labelsets") in papers.get("sechidis2011").ruled_out
+
+
+def test_the_rank_cells_ruled_out_paragraph_reaches_its_report_row():
+    """The one unexplained Sechidis cell, a rank row (no dataset): BR, labelsets/example ≤ 0.1, labelsets'
+    Hamming-loss rank, 1.2 printed against 1.6 ours (|0.4| > 0.05, no bootstrap spread given) is unexplained,
+    and the report prints the module's paragraph for it, keyed (table, "", stratifier)."""
+    from stratbench.papers.sechidis2011 import compare_ranks
+
+    ranks = pd.DataFrame([("br", "labelsets_per_example<=0.1", "hamming_loss", "labelset", 1.6, 5)],
+                         columns=["classifier", "group", "measure", "stratifier", "average_rank", "datasets"])
+    report = compare_ranks(ranks, published("sechidis2011")["ranks"], NAMES)
+    report["verdict"] = [verdict(row, papers.get("sechidis2011").causes) for _, row in report.iterrows()]
+    assert report["verdict"].tolist() == ["unexplained"]
+    md = reproduction_markdown(report, "sechidis2011", "demo")
+    assert "- **Average ranks of the std / labelsets: hamming_loss**: BR, the first dataset group, Hamming loss" in md

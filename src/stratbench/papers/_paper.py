@@ -131,6 +131,11 @@ def draw_tails(values, printed: str) -> dict:
                 max=float(values.max()), mean=float(values.mean()), std=float(values.std()))
 
 
+def draws_file(paper: str) -> str:
+    """The shipped file of ``paper``'s one-draw cells measured by ``benchmarks/one_draw_tails.py``."""
+    return f"{paper}_one_draw.csv"
+
+
 @cache
 def measured(file: str) -> pd.DataFrame:
     """One of our measurements shipped in ``stratbench/data/measured`` (written by a benchmark), e.g. the

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench import stats
-from stratbench.papers._paper import Cause, Paper, Study, draw_note, rows, table_rows, within_our_draws, within_repeats
+from stratbench.papers._paper import Cause, Paper, Study, draw_note, draws_file, rows, table_rows, within_our_draws, within_repeats
 from stratbench.table_format import Cell, PaperTable, best, ordered, pivot
 
 # ours -> the paper's row: the published protocol (kfold, labelset_sklearn2017, IS, SOIS as published)
@@ -30,7 +30,7 @@ TABLE = "Szymański Table 1"  # the paper's four rows, run by its protocol
 BESIDE = "Szymański Table 1, rows beside"  # our other code paths for the same rows (Sechidis's labelset, _skml)
 MEASURES = {"mean": "pair_zero_share_2dp", "std": "pair_zero_share_2dp_std"}  # as published: folds' shares to 2dp
 RANDOM_ROWS = ("iterative", "sois")  # the paper's rows that draw at random: each printed cell is one CV
-DRAWS = "szymanski2017_one_draw.csv"  # benchmarks/one_draw_tails.py: our 1,000 seeded CVs of those cells
+DRAWS = draws_file("szymanski2017")  # benchmarks/one_draw_tails.py: our 1,000 seeded CVs of those cells
 
 
 # The paper's claims that its figures and tables support, as its abstract states them (arXiv 1704.08756 v1 /

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench.papers._paper import Cause, Paper, Study, draw_note, table_rows, within_our_draws, within_repeats
+from stratbench.papers._paper import Cause, Paper, Study, draw_note, draws_file, table_rows, within_our_draws, within_repeats
 from stratbench.table_format import PaperTable, dataset_block_table
 
 STRATIFIERS = {"optisplit_rld": "optisplit-rLD", "optisplit_dcp": "optisplit-DCP",
@@ -29,7 +29,7 @@ RUNS = 10  # each published row is the mean over the authors' 10 runs (run_exper
 # not measured as draws: deterministic (one split from the seed-42 start), or another code path than the
 # published row's (their cells differ by a named cause, not by chance)
 NOT_DRAWS = {"optisplit_rld_published", "optisplit_dcp_published", "iterative", "sois", "pmbsrs"}
-DRAWS = "tiittanen2021_one_draw.csv"  # benchmarks/one_draw_tails.py: our draws of the random rows' statistics
+DRAWS = draws_file("tiittanen2021")  # benchmarks/one_draw_tails.py: our draws of the random rows' statistics
 
 
 def library_note(ours_name: str, paper_name: str) -> str:
