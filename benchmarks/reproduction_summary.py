@@ -10,7 +10,9 @@ go in issue notes.
 
 Prints the report's summary lines and its causes; writes the report (Markdown and CSV) under ``--out``.
 ``--summary`` and ``--network`` add a workflow run's classifier summary and network-stability summary (e.g.
-of ``snakemake results/szymanski2017/tables/summary.csv``), so that the claims they carry are judged too.
+of ``snakemake results/szymanski2017/tables/summary.csv``), so that the claims they carry are judged too;
+for a paper whose claims are judged by ranks, the claims figure (``paper_claims.{png,pdf}``, as the
+workflow's ``plot_paper_claims``) is drawn beside the report.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from stratbench import papers
 from stratbench.datasets import dataset_statistics
 from stratbench.datasets.statistics import statistics_table
+from stratbench.figures import FigureStyle, claim_rank_bars, save_figure
 from stratbench.fold_quality import fold_quality
 from stratbench.io import write_csv, write_text
-from stratbench.reproduction import reproduction, reproduction_markdown, summary_lines
+from stratbench.reproduction import claim_ranks, reproduction, reproduction_markdown, summary_lines
 from stratbench.study import Study, read_config, timed_fold_ids
 from stratbench.tables import summarise_fold_quality
 
@@ -65,11 +69,16 @@ def main() -> int:
     quality = pd.DataFrame(rows, columns=["dataset", "stratifier", "repeat", "measure", "value"])
     seconds = pd.DataFrame(runtime, columns=["dataset", "stratifier", "repeat", "seconds"])
     optional = {k: pd.read_csv(getattr(args, k)) for k in ("summary", "network") if getattr(args, k)}
-    report = reproduction(study.reproduces, statistics_table(statistics), summarise_fold_quality(quality), study.n_splits,
+    quality = summarise_fold_quality(quality)
+    report = reproduction(study.reproduces, statistics_table(statistics), quality, study.n_splits,
                           list(study.stratifiers), runtime=seconds, **optional)
     out = Path(args.out) / study.name
     write_csv(out / "reproduction.csv", report)
     write_text(out / "reproduction.md", reproduction_markdown(report, study.reproduces, study.name))
+    if optional and papers.get(study.reproduces).claim_ranks is not None:
+        ranks = claim_ranks(study.reproduces, quality, **optional)
+        style = FigureStyle.from_config(study.config)
+        save_figure(claim_rank_bars(ranks, study.reproduces, style), out / "paper_claims.png", out / "paper_claims.pdf", style)
     print("\n".join(summary_lines(report)))
     print(report["verdict"].value_counts().to_string())
     print(f"written: {out}/reproduction.md")
