@@ -6,13 +6,15 @@ go in issue notes.
     python benchmarks/reproduction_summary.py config/szymanski2017.yaml [--repeats R] [--skip go_cc_size]
         [--mirror ../shared/datasets/mulan] [--out results/reproduction_summary]
         [--summary results/szymanski2017/tables/summary.csv]
-        [--network results/szymanski2017/tables/network_stability_summary.csv]
+        [--network results/szymanski2017/tables/network_stability_summary.csv | --network-stability]
 
 Prints the report's summary lines and its causes; writes the report (Markdown and CSV) under ``--out``.
 ``--summary`` and ``--network`` add a workflow run's classifier summary and network-stability summary (e.g.
 of ``snakemake results/szymanski2017/tables/summary.csv``), so that the claims they carry are judged too;
-for a paper whose claims are judged by ranks, the claims figure (``paper_claims.{png,pdf}``, as the
-workflow's ``plot_paper_claims``) is drawn beside the report.
+``--network-stability`` measures the network-stability part here instead, on the same splits and the config's
+network datasets (one process: minutes, where the workflow's 630 jobs spend most of their time starting
+Python). For a paper whose claims are judged by ranks, the claims figure (``paper_claims.{png,pdf}``, as
+the workflow's ``plot_paper_claims``) is drawn beside the report.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from stratbench.datasets.statistics import statistics_table
 from stratbench.figures import FigureStyle, claim_rank_bars, save_figure
 from stratbench.fold_quality import fold_quality
 from stratbench.io import write_csv, write_text
+from stratbench.network import network_stability, summarise_network_stability
 from stratbench.reproduction import claim_ranks, reproduction, reproduction_markdown, summary_lines
 from stratbench.study import Study, read_config, timed_fold_ids
 from stratbench.tables import summarise_fold_quality
@@ -46,13 +49,15 @@ def main() -> int:
     parser.add_argument("--out", default="results/reproduction_summary")
     parser.add_argument("--summary", help="a workflow's tables/summary.csv (the classifiers' mean and std)")
     parser.add_argument("--network", help="a workflow's network-stability summary")
+    parser.add_argument("--network-stability", action="store_true", help="measure the network-stability part here")
     args = parser.parse_args()
     config = read_config(args.configfile)
     config["datasets"] = {d: v for d, v in config["datasets"].items() if d not in args.skip}
     config["repeats"] = args.repeats or config["repeats"]
     config["data"] = {**(config.get("data") or {}), "mirror": args.mirror}
     study = Study.checked(config)
-    rows, runtime, statistics = [], [], []
+    rows, runtime, statistics, network = [], [], [], []
+    network_datasets = study.network_datasets() if args.network_stability else []
     for dataset in study.datasets:
         Y = study.load_dataset(dataset).Y
         statistics.append(dataset_statistics(dataset, Y))
@@ -65,16 +70,22 @@ def main() -> int:
                     folds, seconds = timed_fold_ids(splitter, Y)
                 runtime.append((dataset, name, r, seconds))
                 rows += [(dataset, name, r, m, float(v)) for m, v in fold_quality(Y, folds, study.n_splits).items()]
+                if dataset in network_datasets:
+                    network.append(network_stability(Y, folds, study.n_splits).assign(dataset=dataset, stratifier=name, repeat=r))
             print(f"{dataset} {name}: {len(study.repeats)} splits in {time.perf_counter() - start:.1f} s", flush=True)
     quality = pd.DataFrame(rows, columns=["dataset", "stratifier", "repeat", "measure", "value"])
     seconds = pd.DataFrame(runtime, columns=["dataset", "stratifier", "repeat", "seconds"])
     optional = {k: pd.read_csv(getattr(args, k)) for k in ("summary", "network") if getattr(args, k)}
+    if network:
+        optional["network"] = summarise_network_stability(pd.concat(network, ignore_index=True))
     quality = summarise_fold_quality(quality)
     report = reproduction(study.reproduces, statistics_table(statistics), quality, study.n_splits,
                           list(study.stratifiers), runtime=seconds, **optional)
     out = Path(args.out) / study.name
     write_csv(out / "reproduction.csv", report)
     write_text(out / "reproduction.md", reproduction_markdown(report, study.reproduces, study.name))
+    if network:
+        write_csv(out / "network_stability_summary.csv", optional["network"])
     if optional and papers.get(study.reproduces).claim_ranks is not None:
         ranks = claim_ranks(study.reproduces, quality, **optional)
         style = FigureStyle.from_config(study.config)
