@@ -12,9 +12,9 @@ Prints the report's summary lines and its causes; writes the report (Markdown an
 ``--summary`` and ``--network`` add a workflow run's classifier summary and network-stability summary (e.g.
 of ``snakemake results/szymanski2017/tables/summary.csv``), so that the claims they carry are judged too;
 ``--network-stability`` measures the network-stability part here instead, on the same splits and the config's
-network datasets (one process: minutes, where the workflow's 630 jobs spend most of their time starting
-Python). For a paper whose claims are judged by ranks, the claims figure (``paper_claims.{png,pdf}``, as
-the workflow's ``plot_paper_claims``) is drawn beside the report.
+network datasets (one process, no Python start-up per split; on the Szymański config about 1 CPU h, most
+of it corel5k's and bibtex's community detection). For a paper whose claims are judged by ranks, the
+claims figure (``paper_claims.{png,pdf}``, as the workflow's ``plot_paper_claims``) is drawn beside the report.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ def main() -> int:
     parser.add_argument("--mirror", default=str(ROOT.parent / "shared" / "datasets" / "mulan"))
     parser.add_argument("--out", default="results/reproduction_summary")
     parser.add_argument("--summary", help="a workflow's tables/summary.csv (the classifiers' mean and std)")
-    parser.add_argument("--network", help="a workflow's network-stability summary")
-    parser.add_argument("--network-stability", action="store_true", help="measure the network-stability part here")
+    network_source = parser.add_mutually_exclusive_group()
+    network_source.add_argument("--network", help="a workflow's network-stability summary")
+    network_source.add_argument("--network-stability", action="store_true", help="measure the network-stability part here")
     args = parser.parse_args()
     config = read_config(args.configfile)
     config["datasets"] = {d: v for d, v in config["datasets"].items() if d not in args.skip}
