@@ -238,3 +238,39 @@ def test_rows_in_random_order_bring_is_closer_to_sechidis_table2(mulan_cache):
     assert abs(0.0043 - ld) <= 2 * ld_std
     ed, ed_std, _, _ = scene[False]
     assert round(ed, 2) == 1.98 and (2.77 - ed) / (ed_std / np.sqrt(5)) > 3.5
+
+
+def test_reproduction_summary_measures_the_network_part_as_the_workflow_job_does(tmp_path, mirror):
+    """benchmarks/reproduction_summary.py --network-stability (emotions, 2 repeats): its network summary is
+    the workflow's (network.network_stability of each split, summarised), and the claims figure is drawn."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from stratbench.network import network_stability, summarise_network_stability
+    from stratbench.study import read_config
+
+    repo = Path(__file__).resolve().parents[1]
+    config = read_config(repo / "config" / "szymanski2017.yaml")
+    skip = [d for d in config["datasets"] if d != "emotions"]
+    script, configfile = repo / "benchmarks" / "reproduction_summary.py", repo / "config" / "szymanski2017.yaml"
+    result = subprocess.run([sys.executable, str(script), str(configfile), "--repeats", "2", "--mirror", str(mirror),
+                             "--out", str(tmp_path), "--network-stability", "--skip", *skip], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = tmp_path / "szymanski2017"
+    config.update(datasets={"emotions": {}}, repeats=2, data={"mirror": str(mirror)})
+    study = Study.checked(config)
+    Y = study.load_dataset("emotions").Y
+    rows = []
+    for name in study.stratifiers:
+        for r in study.repeats:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                folds = study.stratifier(name, n_splits=10, random_state=study.split_seed("emotions", r)).fold_ids(Y)
+            rows.append(network_stability(Y, folds, 10).assign(dataset="emotions", stratifier=name, repeat=r))
+    expected = summarise_network_stability(pd.concat(rows, ignore_index=True)).reset_index(drop=True)
+    got = pd.read_csv(out / "network_stability_summary.csv")
+    pd.testing.assert_frame_equal(got[expected.columns], expected, check_dtype=False)
+    assert (out / "paper_claims.png").stat().st_size > 10_000
+    assert "Szymański claim: network" in (out / "reproduction.md").read_text()
