@@ -215,8 +215,10 @@ class IterativeStratification(MultilabelStratifier):
     test_size : if set, a holdout split with desired shares (1 − test_size, test_size).
     shuffle : permute the rows before stratifying (as ``iterstrat``'s ``shuffle=True``), so the
         order in which a label's examples are dealt is random. Default False: data order, as the
-        paper and MULAN do (datasets stored grouped by labelset then deal identical labelsets round
-        robin, which lowers LD: scene 0.0032 in data order vs 0.0036 shuffled, yeast 0.040 vs 0.043).
+        paper's pseudo-code and MULAN's IterativeStratification deal them (datasets stored grouped by
+        labelset then deal identical labelsets round robin, which lowers LD: scene 0.0032 in data
+        order vs 0.0036 shuffled, yeast 0.040 vs 0.043). True is the paper's experiments: MULAN's
+        cross-validation randomises the rows before it splits (config/sechidis2011.yaml).
     label_ties : ``"random"`` (the paper) or ``"lowest_index"`` (MULAN's implementation).
     compat : ``"paper"`` (the algorithm as published) or ``"skmultilearn"`` (what scikit-multilearn
         0.2.0 runs; see the module docstring). ``label_ties`` does not apply to the latter.
