@@ -55,7 +55,20 @@ def all_figures(style):
         "fold_distribution": figures.fold_distribution(scores, "br", MEASURE_LABELS, style),
         "label_shares": figures.label_shares(Y, folds, 5, "synthetic", style),
         "runtime": figures.runtime_vs_size(runtime, style),
+        "claim_ranks": figures.rank_bars(_claim_ranks(), "szymanski2017: the average ranks behind the paper's claims",
+                                         style=style, panel_title="{}"),
     }
+
+
+def _claim_ranks():
+    """Ranks shaped like reproduction.claim_ranks' network panel: ten measures named by long phrases whose
+    longest word ("#communities") is wider than a measure's slot at one column."""
+    measures = [f"std of {what} ({part}, {kind})" for what in ("#communities", "Q") for part in ("test", "train")
+                for kind in ("unweighted", "weighted")]
+    measures += [f"|Q_train − Q_test| (per fold, {kind})" for kind in ("unweighted", "weighted")]
+    return pd.DataFrame([("network", m, s, 1.0 + (i + j) % len(STRATIFIERS), 9) for i, m in enumerate(measures)
+                         for j, s in enumerate(STRATIFIERS)],
+                        columns=["group", "measure", "stratifier", "average_rank", "datasets"])
 
 
 def drawn_texts(fig):

@@ -82,6 +82,10 @@ class FigureStyle:
         chars = int((inches or self.width) * 72 / (0.6 * (size or self.font_size)))
         return textwrap.fill(text, max(6, chars), break_long_words=False)
 
+    def heading(self, text: str) -> str:
+        """``text`` wrapped for the figure's title, one point larger than the text (figure.titlesize)."""
+        return self.wrap(text, size=self.font_size + 1)
+
     @contextmanager
     def drawing(self):
         """matplotlib settings of the figures drawn and saved inside: sizes in points, Type 42 fonts."""
@@ -136,7 +140,7 @@ def _finish_panels(fig, axes, used: int, ylabel: str, colours: dict, style: Figu
     for ax in list(axes.flat)[used:]:
         ax.axis("off")
     _legend(fig, colours, style)
-    fig.suptitle(style.wrap(title))
+    fig.suptitle(style.heading(title))
 
 
 def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle = DEFAULT):
@@ -185,13 +189,17 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             ax.axhline((len(stratifiers) + 1) / 2, color="grey", linestyle="--", linewidth=0.8)
             n = part.groupby("measure")["datasets"].first().reindex(wide.index)
             per_measure = 0.85 * style.width / max(1, len(wide))  # the axes' share of the width
-            ax.set_xticks(x, [f"{style.wrap(style.name(m, labels), per_measure, style.font_size - 1)}\n(N={k})"
-                              for m, k in n.items()])
+            size = style.font_size - 1
+            names = [style.wrap(style.name(m, labels), per_measure, size) for m in wide.index]
+            # a word longer than its measure's slot cannot wrap: the panel's tick labels shrink to fit it
+            room = per_measure * 72 / (0.6 * size)  # characters a slot holds, as FigureStyle.wrap counts them
+            longest = max(len(line) for name in names for line in name.splitlines())
+            ax.set_xticks(x, [f"{name}\n(N={k})" for name, k in zip(names, n)], fontsize=size * min(1.0, 0.9 * room / longest))
             ax.set_ylabel("average rank")
             ax.set_ylim(0, len(stratifiers) + 0.5)
             ax.set_title(style.wrap(panel_title.format(group)))
         _legend(fig, colours, style)
-        fig.suptitle(style.wrap(title))
+        fig.suptitle(style.heading(title))
     return fig
 
 
@@ -300,7 +308,7 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
         if not measures:
             axes[0, 0].text(0.5, 0.5, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
             axes[0, 0].axis("off")
-        fig.suptitle(style.wrap(title))
+        fig.suptitle(style.heading(title))
     return fig
 
 
@@ -371,7 +379,7 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, styl
             ax.set_ylabel("share in a test fold")
         for ax in list(axes.flat)[len(stratifiers):]:
             ax.axis("off")
-        fig.suptitle(style.wrap(f"{dataset}: each label's positive share per test fold (repeat 0) against the dataset"))
+        fig.suptitle(style.heading(f"{dataset}: each label's positive share per test fold (repeat 0) against the dataset"))
     return fig
 
 
@@ -391,7 +399,7 @@ def runtime_vs_size(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
         ax.set_xlabel("dataset size: positive labels (non-zeros of Y)")
         ax.set_ylabel("wall time (s)")
         _legend(fig, colours, style, marker=True)
-        fig.suptitle(style.wrap("Stratifier runtime against dataset size"))
+        fig.suptitle(style.heading("Stratifier runtime against dataset size"))
     return fig
 
 
@@ -436,5 +444,5 @@ def optimality_gap(gaps: pd.DataFrame, objective: str = "LD", style: FigureStyle
                    for i, d in enumerate(datasets)]
         fig.legend(handles, datasets, title="dataset (hollow: gap to the solver's bound)", loc="outside lower center",
                    ncols=min(len(datasets), max(1, int(style.width // 1.1))), frameon=False)
-        fig.suptitle(style.wrap(f"{style.name(objective)}: distance of each stratifier from the best split possible"))
+        fig.suptitle(style.heading(f"{style.name(objective)}: distance of each stratifier from the best split possible"))
     return fig
