@@ -12,8 +12,8 @@ Prints the report's summary lines and its causes; writes the report (Markdown an
 ``--summary`` and ``--network`` add a workflow run's classifier summary and network-stability summary (e.g.
 of ``snakemake results/szymanski2017/tables/summary.csv``), so that the claims they carry are judged too;
 ``--network-stability`` measures the network-stability part here instead, on the same splits and the config's
-network datasets (one process, no Python start-up per split; on the Szymański config about 1 CPU h, most
-of it corel5k's and bibtex's community detection). For a paper whose claims are judged by ranks, the
+network datasets (one process, no Python start-up per split; on the Szymański config 18.5 min on a 2-core
+machine, 13 of them corel5k's community detection and 5 bibtex's). For a paper whose claims are judged by ranks, the
 claims figure (``paper_claims.{png,pdf}``, as the workflow's ``plot_paper_claims``) is drawn beside the report.
 """
 
