@@ -61,11 +61,11 @@ def all_figures(style):
 
 
 def _claim_ranks():
-    """Ranks shaped like reproduction.claim_ranks' network panel: ten measures named by long phrases whose
-    longest word ("#communities") is wider than a measure's slot at one column."""
-    measures = [f"std of {what} ({part}, {kind})" for what in ("#communities", "Q") for part in ("test", "train")
-                for kind in ("unweighted", "weighted")]
-    measures += [f"|Q_train − Q_test| (per fold, {kind})" for kind in ("unweighted", "weighted")]
+    """Ranks shaped like reproduction.claim_ranks' network panel: the paper module's ten network measures,
+    whose longest word ("#communities") is wider than a measure's slot at one column."""
+    from stratbench.papers.szymanski2017 import NETWORK_MEASURES
+
+    measures = list(NETWORK_MEASURES.values())
     return pd.DataFrame([("network", m, s, 1.0 + (i + j) % len(STRATIFIERS), 9) for i, m in enumerate(measures)
                          for j, s in enumerate(STRATIFIERS)],
                         columns=["group", "measure", "stratifier", "average_rank", "datasets"])

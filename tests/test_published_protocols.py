@@ -14,6 +14,8 @@ from stratbench.fold_quality import fold_quality, pair_measures
 from stratbench.labels import as_label_matrix, labelset_ids
 from stratbench.study import Study
 
+REPO = Path(__file__).resolve().parents[1]
+
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
@@ -180,7 +182,7 @@ def test_the_shipped_one_draw_tables_are_what_our_stratifiers_give(mulan_cache, 
     from stratbench.seeds import split_seed
     from stratbench.study import read_config
 
-    study = Study(read_config(Path(__file__).resolve().parents[1] / "config" / f"{paper}.yaml"))
+    study = Study(read_config(REPO / "config" / f"{paper}.yaml"))
     shipped = measured(draws_file(paper)).set_index(["dataset", "stratifier", "measure"]).loc[(dataset, method, measure)]
     Y = as_label_matrix(mulan_cache(dataset).Y)
     comb = label_combinations(Y)
@@ -197,16 +199,16 @@ def test_the_shipped_one_draw_tables_are_what_our_stratifiers_give(mulan_cache, 
 def test_rows_in_random_order_bring_is_closer_to_sechidis_table2(mulan_cache):
     """Evidence of the cause rows-randomised (Sechidis et al. 2011 Table 2, IS): MULAN's cross-validation
     randomises the rows before it splits, MULAN's IterativeStratification and our default keep the files'
-    order. 20 seeded IS splits per dataset (10-fold), in file order and with the rows shuffled first: shuffled, the mean ED is closer to the
-    published one on 7 of the 8 mirror datasets of Table 2 (all but medical; one-sided sign test 9/256 =
-    0.035), the mean distance 0.27 against 0.55; scene's printed ED 2.77 and LD 0.0043 lie within 2 std of
-    the shuffled splits (ED 2.52 ± 0.60) but 3.5 standard errors of a 5-repeat mean from the file-order ones
-    (1.98 ± 0.50)."""
+    order. 20 seeded IS splits per dataset (10-fold), in file order and with the rows shuffled first:
+    shuffled, the mean ED is closer to the published one on 7 of the 8 mirror datasets of Table 2 (all but
+    medical; one-sided sign test 9/256 = 0.035), the mean distance 0.27 against 0.55; scene's printed ED
+    2.77 and LD 0.0043 lie within 2 std of the shuffled splits (ED 2.52 ± 0.60) but 3.5 standard errors of a
+    5-repeat mean from the file-order ones (1.98 ± 0.50)."""
     from stratbench.papers import get
     from stratbench.seeds import split_seed
     from stratbench.study import read_config
 
-    config = read_config(Path(__file__).resolve().parents[1] / "config" / "sechidis2011.yaml")
+    config = read_config(REPO / "config" / "sechidis2011.yaml")
     seed = config["seed"]
     table2 = get("sechidis2011").published()["table2"]
     table2 = table2[(table2["protocol"] == "10-fold CV") & (table2["stratification"] == "iterative")]
@@ -240,22 +242,28 @@ def test_rows_in_random_order_bring_is_closer_to_sechidis_table2(mulan_cache):
     assert round(ed, 2) == 1.98 and (2.77 - ed) / (ed_std / np.sqrt(5)) > 3.5
 
 
+def run_reproduction_summary(configfile: Path, mirror: Path, out: Path, *args: str) -> None:
+    """benchmarks/reproduction_summary.py on ``configfile`` (the MULAN mirror), its report under ``out``."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "reproduction_summary.py"), str(configfile),
+                             "--mirror", str(mirror), "--out", str(out), *args], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
 @pytest.mark.mirror
 def test_sechidis_config_runs_is_on_rows_in_random_order_and_table2_agrees_as_published(tmp_path, mirror):
     """config/sechidis2011.yaml runs the paper's IS as its experiments did (MULAN's cross-validation
     randomises the rows first: `shuffle: true`). Tables 1–2 at the paper's size (8 datasets, 5 repeats,
     benchmarks/sechidis2011_fold_quality.yaml, the same stratifiers and seed): Table 2 agrees on 96 of 96
     cells; in the files' row order 93, the 3 others (scene ED and LD, bibtex ED) `rows-randomised`."""
-    import subprocess
-    import sys
-
     import pandas as pd
     import yaml
 
     from stratbench.study import read_config
 
-    repo = Path(__file__).resolve().parents[1]
-    paper, benchmark = read_config(repo / "config" / "sechidis2011.yaml"), repo / "benchmarks" / "sechidis2011_fold_quality.yaml"
+    paper, benchmark = read_config(REPO / "config" / "sechidis2011.yaml"), REPO / "benchmarks" / "sechidis2011_fold_quality.yaml"
     config = yaml.safe_load(benchmark.read_text())
     assert paper["stratifiers"]["iterative"] == {"params": {"shuffle": True}}
     assert (config["stratifiers"], config["seed"], config["repeats"]) == (paper["stratifiers"], paper["seed"], 5)
@@ -264,9 +272,7 @@ def test_sechidis_config_runs_is_on_rows_in_random_order_and_table2_agrees_as_pu
     verdicts = {}
     for name, configfile in (("published", benchmark), ("data order", data_order)):
         out = tmp_path / name.replace(" ", "_")
-        result = subprocess.run([sys.executable, str(repo / "benchmarks" / "reproduction_summary.py"), str(configfile),
-                                 "--mirror", str(mirror), "--out", str(out)], capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr[-3000:]
+        run_reproduction_summary(configfile, mirror, out)
         report = pd.read_csv(out / "sechidis2011_fold_quality" / "reproduction.csv")
         table2 = report[report["table"] == "Table 2"]
         verdicts[name] = table2.set_index(["dataset", "stratifier", "measure"])["verdict"]
@@ -280,21 +286,15 @@ def test_sechidis_config_runs_is_on_rows_in_random_order_and_table2_agrees_as_pu
 def test_reproduction_summary_measures_the_network_part_as_the_workflow_job_does(tmp_path, mirror):
     """benchmarks/reproduction_summary.py --network-stability (emotions, 2 repeats): its network summary is
     the workflow's (network.network_stability of each split, summarised), and the claims figure is drawn."""
-    import subprocess
-    import sys
-
     import pandas as pd
 
     from stratbench.network import network_stability, summarise_network_stability
     from stratbench.study import read_config
 
-    repo = Path(__file__).resolve().parents[1]
-    config = read_config(repo / "config" / "szymanski2017.yaml")
+    configfile = REPO / "config" / "szymanski2017.yaml"
+    config = read_config(configfile)
     skip = [d for d in config["datasets"] if d != "emotions"]
-    script, configfile = repo / "benchmarks" / "reproduction_summary.py", repo / "config" / "szymanski2017.yaml"
-    result = subprocess.run([sys.executable, str(script), str(configfile), "--repeats", "2", "--mirror", str(mirror),
-                             "--out", str(tmp_path), "--network-stability", "--skip", *skip], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
+    run_reproduction_summary(configfile, mirror, tmp_path, "--repeats", "2", "--network-stability", "--skip", *skip)
     out = tmp_path / "szymanski2017"
     config.update(datasets={"emotions": {}}, repeats=2, data={"mirror": str(mirror)})
     study = Study.checked(config)

@@ -77,10 +77,13 @@ class FigureStyle:
         """The measures to draw: those of ``measures`` (in order) that the style lists, or all."""
         return [m for m in measures if not self.measures or m in self.measures]
 
+    def chars(self, inches: float | None = None, size: float | None = None) -> float:
+        """How many characters fit in ``inches`` (default the figure width) at ``size`` pt (0.6 em each)."""
+        return (inches or self.width) * 72 / (0.6 * (size or self.font_size))
+
     def wrap(self, text: str, inches: float | None = None, size: float | None = None) -> str:
         """``text`` wrapped to ``inches`` (default the figure width) at ``size`` pt."""
-        chars = int((inches or self.width) * 72 / (0.6 * (size or self.font_size)))
-        return textwrap.fill(text, max(6, chars), break_long_words=False)
+        return textwrap.fill(text, max(6, int(self.chars(inches, size))), break_long_words=False)
 
     def heading(self, text: str) -> str:
         """``text`` wrapped for the figure's title, one point larger than the text (figure.titlesize)."""
@@ -192,9 +195,9 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             size = style.font_size - 1
             names = [style.wrap(style.name(m, labels), per_measure, size) for m in wide.index]
             # a word longer than its measure's slot cannot wrap: the panel's tick labels shrink to fit it
-            room = per_measure * 72 / (0.6 * size)  # characters a slot holds, as FigureStyle.wrap counts them
             longest = max(len(line) for name in names for line in name.splitlines())
-            ax.set_xticks(x, [f"{name}\n(N={k})" for name, k in zip(names, n)], fontsize=size * min(1.0, 0.9 * room / longest))
+            shrink = min(1.0, 0.9 * style.chars(per_measure, size) / longest)
+            ax.set_xticks(x, [f"{name}\n(N={k})" for name, k in zip(names, n)], fontsize=size * shrink)
             ax.set_ylabel("average rank")
             ax.set_ylim(0, len(stratifiers) + 0.5)
             ax.set_title(style.wrap(panel_title.format(group)))
