@@ -7,14 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import REPO
 from sklearn.model_selection import KFold
 
 from stratbench import stratifiers
 from stratbench.fold_quality import fold_quality, pair_measures
 from stratbench.labels import as_label_matrix, labelset_ids
 from stratbench.study import Study
-
-REPO = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

@@ -194,7 +194,8 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             per_measure = 0.85 * style.width / max(1, len(wide))  # the axes' share of the width
             size = style.font_size - 1
             names = [style.wrap(style.name(m, labels), per_measure, size) for m in wide.index]
-            # a word longer than its measure's slot cannot wrap: the panel's tick labels shrink to fit it
+            # a word longer than its measure's slot cannot wrap: the panel's tick labels shrink to fit it,
+            # to 90% of the slot so neighbours keep a gap
             longest = max(len(line) for name in names for line in name.splitlines())
             shrink = min(1.0, 0.9 * style.chars(per_measure, size) / longest)
             ax.set_xticks(x, [f"{name}\n(N={k})" for name, k in zip(names, n)], fontsize=size * shrink)
