@@ -23,12 +23,12 @@ import numpy as np
 import pandas as pd
 
 from stratbench.figures import cd_diagrams, fold_distribution, rank_bars, save_figure
-from stratbench.measure_table import MEASURE_LABELS, RANKED_MEASURES
-from stratbench.measures import MEASURE_NAMES
-from stratbench.paper_tables import study_tables
+from stratbench.measures.classification import MEASURE_NAMES
+from stratbench.measures.names import MEASURE_LABELS, RANKED_MEASURES
+from stratbench.papers.tables import study_tables
 from stratbench.reproduction import reproduction
 from stratbench.stats import compare, with_all_group
-from stratbench.tables import summarise_fold_quality, summarise_scores
+from stratbench.tables.summary import summarise_fold_quality, summarise_scores
 
 DATASETS = ["scene", "emotions", "genbase", "yeast", "medical", "bibtex", "enron", "corel5k"]
 SMALL = ["scene", "emotions", "genbase", "yeast", "medical"]

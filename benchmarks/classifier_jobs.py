@@ -26,7 +26,7 @@ import pandas as pd
 
 from stratbench import classifiers, stratifiers
 from stratbench.datasets import load_mulan
-from stratbench.measures import evaluate
+from stratbench.measures.classification import evaluate
 from stratbench.seeds import model_seed, split_seed
 
 SEED, K, TREES = 2011, 10, 100  # config/sechidis2011.yaml

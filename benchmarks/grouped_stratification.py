@@ -24,7 +24,7 @@ from sklearn.cluster import KMeans
 
 from stratbench import stratifiers
 from stratbench.datasets import grouped_labels
-from stratbench.fold_quality import fold_quality
+from stratbench.measures.fold_quality import fold_quality
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,12 +23,13 @@ import numpy as np
 import pandas as pd
 
 from stratbench import papers
-from stratbench.fold_quality import fold_quality
+from stratbench.config import read_config
 from stratbench.io import write_csv
 from stratbench.labels import as_label_matrix, label_combinations
+from stratbench.measures.fold_quality import fold_quality
 from stratbench.papers._paper import DRAW_COLUMNS, draw_tails, draws_file
 from stratbench.seeds import split_seed
-from stratbench.study import Study, read_config
+from stratbench.study import Study
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -92,7 +92,7 @@ def split(method: str, Y, k: int, seed: int):
 
 
 def _child(method, dataset, k, seed, queue):
-    from stratbench.fold_quality import fold_quality
+    from stratbench.measures.fold_quality import fold_quality
 
     Y = load(dataset)
     base = _rss_mb()

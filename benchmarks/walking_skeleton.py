@@ -19,7 +19,7 @@ import pandas as pd
 
 from stratbench import stratifiers
 from stratbench.datasets import load_mulan
-from stratbench.fold_quality import fold_quality
+from stratbench.measures.fold_quality import fold_quality
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 DATASETS = ["scene", "emotions", "genbase", "yeast", "medical", "bibtex", "enron", "corel5k", "delicious",

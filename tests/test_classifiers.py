@@ -4,7 +4,7 @@ import scipy.sparse as sp
 
 from stratbench import classifiers
 from stratbench.classifiers.calibrated_label_ranking import CalibratedLabelRanking
-from stratbench.measures import evaluate
+from stratbench.measures.classification import evaluate
 from stratbench.network import cooccurrence_graph, label_partition, modularity, network_stability
 
 ALL = ["br", "lp", "clr", "fg", "fgw"]
@@ -135,7 +135,7 @@ def test_network_stability_rows():
 # --- the pooled path of a job (issue 8): same predictions as the plain per-forest path ------------
 
 def _plain_rows(X, Y, folds, k, make):
-    from stratbench.measures import evaluate as measures
+    from stratbench.measures.classification import evaluate as measures
     rows = []
     for j in range(k):
         model = make(j).fit(X[folds != j], Y[folds != j])
@@ -246,10 +246,10 @@ def test_forest_pool_runs_every_task_in_worker_processes():
 
 
 def test_a_user_classifier_without_forest_tasks_runs_fit_predict_per_fold():
-    from stratbench.classifiers import MultiLabelClassifier
+    from stratbench.classifiers import MultilabelClassifier
     from stratbench.evaluation import evaluate_folds
 
-    class Majority(MultiLabelClassifier):
+    class Majority(MultilabelClassifier):
         def fit(self, X, Y):
             self.p_ = np.asarray(sp.csr_matrix(Y).mean(axis=0)).ravel()
             return self

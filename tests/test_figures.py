@@ -15,7 +15,7 @@ import scipy.sparse as sp  # noqa: E402
 
 from stratbench import figures  # noqa: E402
 from stratbench.figures import FigureStyle  # noqa: E402
-from stratbench.measure_table import MEASURE_LABELS  # noqa: E402
+from stratbench.measures.names import MEASURE_LABELS  # noqa: E402
 from stratbench.stats import compare, with_all_group  # noqa: E402
 
 STRATIFIERS = ["random", "labelset", "iterative", "sois", "optisplit_rld"]
@@ -105,6 +105,7 @@ def test_every_figure_fits_its_width_without_overlapping_text(width):
     style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": width}})
     for name, fig in all_figures(style).items():
         assert fig.get_figwidth() == pytest.approx({"one": 3.5, "two": 7.0}[width]), name
+        assert fig.get_figheight() <= figures.MAX_HEIGHT, (name, width, fig.get_figheight())  # fits a page
         boxes = text_boxes(fig)
         canvas = fig.bbox
         for text, box in boxes:
@@ -114,6 +115,26 @@ def test_every_figure_fits_its_width_without_overlapping_text(width):
             shrunk = box_a.padded(-0.5)
             assert not shrunk.overlaps(box_b.padded(-0.5)), (name, width, a, b)
         matplotlib.pyplot.close(fig)
+
+
+def test_a_figure_of_more_panels_than_a_page_holds_draws_the_first_and_names_the_rest():
+    """Nine fold-quality measures of five stratifiers at one column: 17 in tall before; now the first four
+    (the measures' print order) in 8.1 in, and the title names the five left out and how to choose."""
+    from stratbench.measures.names import FOLD_QUALITY_LABELS
+
+    measures = [m for m in FOLD_QUALITY_LABELS if m != "seconds"]
+    rng = np.random.default_rng(2)
+    rows = [(d, s, m, rng.random()) for d in DATASETS for s in STRATIFIERS for m in measures]
+    table = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean"])
+    ranks, tests, _ = compare(table, "mean", ["measure"], with_all_group(DATASETS, None))
+    style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": "one"}})
+    fig = figures.cd_diagrams(ranks, tests, "Fold quality", labels=FOLD_QUALITY_LABELS, style=style)
+    assert fig.get_figheight() == pytest.approx(4 * 1.85 + 0.5)
+    title = " ".join(fig._suptitle.get_text().split())
+    assert title.endswith("(to fit a page, not drawn: rLD, DCP, LPD, FLPZ, pairs without evidence; the config's "
+                          "figures: measures picks the panels)"), title
+    assert [ax.get_title().split(":")[0] for ax in fig.axes if ax.get_title()] == ["ED", "LD", "FZ", "FLZ"]
+    matplotlib.pyplot.close(fig)
 
 
 def test_cd_panels_state_n_and_the_missing_score_rule():

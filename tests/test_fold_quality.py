@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from stratbench.fold_quality import (
+from stratbench.measures.fold_quality import (
     deviation_from_ideal_share,
     exact_size_floors,
     example_distribution,

@@ -8,7 +8,7 @@ import pytest
 from conftest import planned_jobs, run_snakemake, tiny_config
 
 from stratbench.grid import against_baselines, quality_grid
-from stratbench.measure_table import GRID_MEASURES as RANKED
+from stratbench.measures.names import GRID_MEASURES as RANKED
 
 pytestmark = pytest.mark.workflow
 

@@ -11,7 +11,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from stratbench import stratifiers
 from stratbench.datasets import grouped_labels
-from stratbench.fold_quality import fold_quality
+from stratbench.measures.fold_quality import fold_quality
 
 GROUPED = [n for n in stratifiers.names() if stratifiers.resolve(n).supports_groups]
 OURS = [n for n in GROUPED if not stratifiers.resolve(n).needs_groups]  # the baselines split grouped data only
@@ -132,11 +132,11 @@ def test_a_hand_worked_grouped_split():
 
 
 def test_the_group_search_move_cost_is_the_change_of_its_objective():
-    """ΔF of moving a group (module doc of stratbench.stratifiers.group_search) equals F after − F before,
+    """ΔF of moving a group (module doc of stratbench.stratifiers.hybrid.group_search) equals F after − F before,
     F = Σ_c w_c Σ_j (c_jc − d_c·s_j)² + Σ_λ h_λ Σ_j max(0, c_jλ − ⌈|D_λ|/k⌉) − f·(non-empty cells)."""
     from stratbench.labels import label_combinations
     from stratbench.stratifiers._base import group_matrix
-    from stratbench.stratifiers.group_search import _apply, _move_delta, group_combinations
+    from stratbench.stratifiers.hybrid.group_search import _apply, _move_delta, group_combinations
 
     Y, groups = grouped_data(4, n_groups=30)
     member, _, gsize = group_matrix(sp.csr_matrix(Y), groups)

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from stratbench import stratifiers
-from stratbench.fold_quality import exact_size_floors, fold_label_counts, fold_quality, pair_measures
+from stratbench.measures.fold_quality import exact_size_floors, fold_label_counts, fold_quality, pair_measures
 
 
 def hybrid(k, seed=0, **params):
@@ -108,7 +108,7 @@ def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
     """The hybrid kernel's arguments for a round-robin start (sizes exact, so only the search moves);
     R holds the start's counts, as the kernel's own copy does."""
     from stratbench.labels import fold_counts, label_combinations
-    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers.hybrid import stratifier as H
 
     n = Y.shape[0]
     comb = label_combinations(sp.csr_matrix(Y))
@@ -127,7 +127,7 @@ def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
     """_deltas (every destination) and _delta_to (one) give the same ΔF and the same change in empty
     (fold, label) and (fold, pair) cells, and ΔF is F after the move minus F before (the squared and
     hinge terms of _objective, plus the fill reward of each cell emptied or filled)."""
-    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers.hybrid import stratifier as H
 
     rng = np.random.default_rng(5)
     Y = (rng.random((60, 5)) < [0.5, 0.3, 0.2, 0.08, 0.05]).astype(np.int8)
@@ -167,7 +167,7 @@ def test_keep_pairs_never_adds_an_empty_fold_pair_cell_and_without_it_the_search
     with ``keep_pairs`` the same holds for (fold, pair) cells. Without it, over six such cases, the
     search ends with more empty pair cells (264 against 256)."""
     from stratbench.labels import fold_counts
-    from stratbench.stratifiers import hybrid as H
+    from stratbench.stratifiers.hybrid import stratifier as H
 
     empty_pairs = {True: 0, False: 0}
     for seed in range(6):

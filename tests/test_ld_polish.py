@@ -1,4 +1,4 @@
-"""The hybrid's LD polish (stratbench.stratifiers.ld_polish): a hand-worked swap, what it never does
+"""The hybrid's LD polish (stratbench.stratifiers.hybrid.ld_polish): a hand-worked swap, what it never does
 (move sizes, raise FLZ, DCP or LD), and how close it brings the hybrid to the
 proven LD optimum on real data."""
 import numpy as np
@@ -6,10 +6,10 @@ import pytest
 import scipy.sparse as sp
 
 from stratbench import stratifiers
-from stratbench.fold_quality import fold_label_counts, fold_quality, label_distribution, pair_measures
 from stratbench.grid.optimum import label_ld_floors
 from stratbench.labels import label_combinations, labelset_ids
-from stratbench.stratifiers.ld_polish import polish_ld
+from stratbench.measures.fold_quality import fold_label_counts, fold_quality, label_distribution, pair_measures
+from stratbench.stratifiers.hybrid.ld_polish import polish_ld
 
 
 def polish(Y, fold, k, seed=0, **options):

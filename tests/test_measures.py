@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, coverage_error, label_ranking_loss, roc_auc_score
 
-from stratbench.measures import (
+from stratbench.measures.classification import (
     coverage,
     evaluate,
     hamming_loss,

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from stratbench import StratbenchError
-from stratbench.fold_quality import fold_quality
 from stratbench.grid.optimum import gap_markdown, gap_table, label_ld_floors, ld_cost_table, optimal_split
 from stratbench.labels import apportion
+from stratbench.measures.fold_quality import fold_quality
 
 pytest.importorskip("ortools")
 

@@ -7,18 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stratbench.paper_tables import (
-    Cell,
-    count,
-    latex_document,
-    latex_escape,
-    number,
-    pvalue,
-    study_tables,
-)
 from stratbench.papers.sechidis2011 import cv_estimates_table, sechidis_table2
 from stratbench.papers.szymanski2017 import szymanski_table1
+from stratbench.papers.tables import study_tables
 from stratbench.papers.tiittanen2021 import tiittanen_table2
+from stratbench.tables.documents import latex_document
+from stratbench.tables.format import Cell, count, latex_escape, number, pvalue
 
 
 def summary_frame():
@@ -103,8 +97,8 @@ def test_fold_quality_tables():
 
 
 def test_tests_table_prints_p_values_as_papers_do():
-    from stratbench.measure_table import MEASURE_LABELS
-    from stratbench.paper_tables import tests_table
+    from stratbench.measures.names import MEASURE_LABELS
+    from stratbench.tables.ranks import tests_table
 
     tests = pd.DataFrame([dict(classifier="br", measure="subset_accuracy", group="all", datasets=6, methods=3,
                                chi2=7.0, chi2_p=0.0302, iman_davenport_F=7.0, F_df1=2, F_df2=10, F_p=0.0126,

@@ -6,7 +6,7 @@ import pytest
 
 from stratbench import StratbenchError, papers
 from stratbench.papers import _paper
-from stratbench.papers._paper import draw_tails, tail_probability, verdict
+from stratbench.papers._paper import draw_tails, judged, tail_probability
 from stratbench.papers.sechidis2011 import compare_cv_estimates, compare_datasets, compare_fold_quality
 from stratbench.reproduction import claim_ranks, published, reproduction, reproduction_html, reproduction_markdown, summary_lines
 
@@ -148,7 +148,7 @@ def test_the_2017_labelset_row_does_not_depend_on_row_order(mulan_cache):
     """Evidence of the cause tmc2007-matrix: scikit-learn 0.19's StratifiedKFold on labelsets gives the
     same per-fold shares of pairs without evidence (as a multiset) whatever the row order."""
     from stratbench import stratifiers
-    from stratbench.fold_quality import pair_measures
+    from stratbench.measures.fold_quality import pair_measures
 
     Y = mulan_cache("tmc2007-500").Y
     splitter = stratifiers.get("labelset_sklearn2017", n_splits=10)
@@ -165,7 +165,7 @@ def test_the_2017_protocol_reproduces_szymanski_table1_digit_for_digit(mulan_cac
     k-fold and scikit-learn 0.19's StratifiedKFold on labelsets print the published mean and std on 9 of
     10 datasets (all but tmc2007-500)."""
     from stratbench import stratifiers
-    from stratbench.fold_quality import pair_measures
+    from stratbench.measures.fold_quality import pair_measures
 
     pub = pd.read_csv(reference_dir / "szymanski2017_table1_pairs_without_evidence.csv", dtype=str)
     datasets = ["bibtex", "corel5k", "delicious", "emotions", "enron", "genbase", "medical", "scene", "yeast"]
@@ -208,53 +208,30 @@ def test_tiittanen_table2_compares_each_method_with_its_own_row():
 
 # --- one module per paper (issue 17) ----------------------------------------------------------------
 
-def test_a_fourth_paper_is_one_module_and_its_csvs(tmp_path, monkeypatch):
-    """A toy paper: its CSV, criteria, comparison and a cause, registered as a module would be; the report,
-    the summary line, the causes and the config check then know it."""
+def test_a_fourth_paper_is_one_module_and_its_csvs(monkeypatch):
+    """A toy paper (tests/papers/toy2030.py): its CSV, criteria, comparison, a cause and the table it prints,
+    registered by dotted path as a study's ``reproduces`` names it; the report, the summary line, the causes,
+    the paper tables and the config check then know it."""
+    from conftest import REPO
+
     from stratbench import papers
-    from stratbench.papers._paper import rows, within_repeats
     from stratbench.study import Study
 
-    (tmp_path / "toy2030_table.csv").write_text("dataset,stratification,LD\nemotions,iterative,0.0300\nyeast,iterative,0.0100\n")
-
-    def compare(paper, study):
-        published_rows = paper.published()["table"]
-        ours = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
-        out = []
-        for _, row in published_rows.iterrows():
-            key = (row["dataset"], row["stratification"], "LD")
-            if key in ours.index:
-                agrees, _ = within_repeats(ours.loc[key, "mean"], ours.loc[key, "std"], int(ours.loc[key, "repeats"]), row["LD"])
-                out.append(dict(dataset=key[0], stratifier=key[1], measure="LD", ours=ours.loc[key, "mean"],
-                                published=float(row["LD"]), agrees=agrees))
-        return rows(table="Toy Table 1", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours",
-                                                                       "published", "agrees"]))
-
-    def toy_layouts(inputs, order=None):  # its table as it prints it: LD per dataset, one column per stratifier
-        from stratbench.table_format import Cell, PaperTable
-
-        fq = inputs["fold_quality"]
-        ld = fq[fq["measure"] == "LD"]
-        table = PaperTable("toy2030_table", "Toy Table 1", ["dataset"], ["LD"], data=ld)
-        table.blocks.append([((d,), [Cell(f"{v:.4f}")]) for d, v in zip(ld["dataset"], ld["mean"])])
-        return [table]
-
     monkeypatch.setattr(papers, "_PAPERS", dict(papers._PAPERS))
-    papers.register(papers.Paper("toy2030", "A. Toy. Toy splits. 2030.", {"table": ("toy2030_table.csv", {"LD": str})},
-                                 {"Toy Table": "within 2 × our std plus half the last digit"}, compare,
-                                 causes=[papers.Cause("toy-yeast", lambda r: r["dataset"] == "yeast", "a toy reason")],
-                                 folder=tmp_path, layouts=toy_layouts))
+    monkeypatch.syspath_prepend(str(REPO / "tests" / "papers"))
+    assert papers.get("toy2030.PAPER").name == "toy2030" and "toy2030" in papers.names()
     ours = pd.DataFrame([("emotions", "iterative", "LD", 0.0301, 0.0002, 5), ("yeast", "iterative", "LD", 0.05, 0.001, 5)],
                         columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
     report = reproduction("toy2030", pd.DataFrame(), ours, 10, ["iterative"])
     assert report["verdict"].tolist() == ["agrees", "differs: toy-yeast"]
+    assert report["cause"].tolist() == ["", "toy-yeast"]  # the structured column the summary counts
     assert summary_lines(report) == ["Toy Table 1: 1 of 2 cells agree (within 2 × our std plus half the last digit); "
                                      "1 differ with a named cause, 0 unexplained."]
     assert "**toy-yeast** (1 cells): a toy reason" in reproduction_markdown(report, "toy2030", "demo")
-    from stratbench.paper_tables import study_tables
+    from stratbench.papers.tables import study_tables
 
     printed = {t.name: t for t in study_tables(pd.DataFrame(columns=["dataset", "labelsets_per_example"]), ours)}
-    assert "| emotions | 0.0301 |" in printed["toy2030_table"].markdown()  # its layout, beside the other papers'
+    assert "| emotions | iterative | 0.0301 |" in printed["toy2030_table"].markdown()  # its layout, beside the others'
     assert "szymanski2017_table1" not in printed  # no pair measures in this study
     config = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1, "stratifiers": {"iterative": {}}, "reproduces": "toy2030",
               "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}}
@@ -313,7 +290,7 @@ def test_rank_noise_is_judged_by_a_bootstrap_over_the_repeats():
                                         stratification=["random", "labelsets", "iterative"], average_rank=[2.0, 1.0, 1.0]))
     names = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
     report = compare_ranks(ours, published_ranks, names, spread=rank_intervals(scores, groups))
-    report["verdict"] = [verdict(row, papers.get("sechidis2011").causes) for _, row in report.iterrows()]
+    report = judged(report, papers.get("sechidis2011").causes)
     assert report.set_index("stratifier")["verdict"].to_dict() == {
         "random": "differs: rank-noise", "labelsets": "differs: rank-noise", "iterative": "unexplained"}
     assert report.set_index("stratifier").loc["iterative", "note"].endswith(
@@ -334,7 +311,7 @@ def test_an_offset_common_to_the_stratifiers_is_the_classifiers():
                              measure=["hamming_loss"] * 3 + ["coverage"] * 3,
                              mean=[0.0010, 0.0009, 0.0011, 1.5, 0.95, 0.98], std=0.001, folds=10, repeats=5))
     report = compare_cv_estimates(ours.assign(classifier="BR"), pub, NAMES, {})
-    report["verdict"] = [verdict(row, papers.get("sechidis2011").causes) for _, row in report.iterrows()]
+    report = judged(report, papers.get("sechidis2011").causes)
     got = report.set_index(["measure", "stratifier"])["verdict"].to_dict()
     assert got == {("hamming_loss", "random"): "differs: classifier-offset",
                    ("hamming_loss", "labelsets"): "differs: classifier-offset",
@@ -476,7 +453,7 @@ def test_the_rank_cells_ruled_out_paragraph_reaches_its_report_row():
     ranks = pd.DataFrame([("br", "labelsets_per_example<=0.1", "hamming_loss", "labelset", 1.6, 5)],
                          columns=["classifier", "group", "measure", "stratifier", "average_rank", "datasets"])
     report = compare_ranks(ranks, published("sechidis2011")["ranks"], NAMES)
-    report["verdict"] = [verdict(row, papers.get("sechidis2011").causes) for _, row in report.iterrows()]
+    report = judged(report, papers.get("sechidis2011").causes)
     assert report["verdict"].tolist() == ["unexplained"]
     md = reproduction_markdown(report, "sechidis2011", "demo")
     assert "- **Average ranks of the std / labelsets: hamming_loss**: BR, the first dataset group, Hamming loss" in md

@@ -3,7 +3,7 @@ import pytest
 import scipy.sparse as sp
 
 from stratbench import StratbenchError, stratifiers
-from stratbench.fold_quality import fold_quality
+from stratbench.measures.fold_quality import fold_quality
 
 
 def partition(folds):
@@ -131,7 +131,7 @@ def test_pmbsrs_weights_and_strata():
 @pytest.mark.parametrize("method", ["rld", "dcp"])
 def test_optisplit_never_worsens_its_random_start(method):
     """optisplit starts from the split ``random`` makes with the same seed and only accepts improvements."""
-    from stratbench.fold_quality import deviation_from_ideal_share, relative_label_distribution
+    from stratbench.measures.fold_quality import deviation_from_ideal_share, relative_label_distribution
 
     score = {"rld": relative_label_distribution, "dcp": deviation_from_ideal_share}[method]
     rng = np.random.default_rng(11)
@@ -170,7 +170,7 @@ def test_is_and_sois_reach_scikit_multilearn_ld(dataset, mulan_cache):
 
     from skmultilearn.model_selection import IterativeStratification
 
-    from stratbench.fold_quality import label_distribution
+    from stratbench.measures.fold_quality import label_distribution
 
     Y = mulan_cache(dataset).Y
     dense = Y.toarray()
@@ -211,7 +211,7 @@ def _skmultilearn_folds(Y, order, seed):
 def test_skmultilearn_compat_reproduces_scikit_multilearn_fold_quality(dataset, order, ours, mulan_cache):
     """compat='skmultilearn' gives scikit-multilearn 0.2.0's fold quality (its RNG differs, so compared
     as means over 5 seeds), while the algorithm as published does clearly better on these datasets."""
-    from stratbench.fold_quality import label_distribution, relative_label_distribution
+    from stratbench.measures.fold_quality import label_distribution, relative_label_distribution
 
     Y = mulan_cache(dataset).Y
     measures = {"LD": label_distribution, "rLD": relative_label_distribution}

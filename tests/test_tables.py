@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from stratbench.stats import average_ranks
-from stratbench.tables import summarise_fold_quality, summarise_scores
+from stratbench.tables.summary import summarise_fold_quality, summarise_scores
 
 
 def scores_frame(values_by_key):

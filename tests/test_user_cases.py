@@ -7,12 +7,14 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from stratbench import StratbenchError, paper_tables, stratifiers
+from stratbench import StratbenchError, stratifiers
+from stratbench.config import read_config
 from stratbench.datasets import generate_synthetic
 from stratbench.datasets.core import MultiLabelDataset, save_dataset
 from stratbench.labels import as_label_matrix
 from stratbench.stats import compare, exact_friedman_p, friedman, nemenyi_too_few, with_all_group
-from stratbench.study import Study, read_config
+from stratbench.study import Study
+from stratbench.tables import ranks as paper_tables
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*fewer positives than:UserWarning")
 SEEDED = [n for n in stratifiers.names() if stratifiers.resolve(n).seeded and not stratifiers.resolve(n).needs_groups]

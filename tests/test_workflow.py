@@ -207,15 +207,46 @@ def test_study_reproduction_report(finished_study):
     assert "## Summary" in md and "- Table 1: 10 of 10 cells agree" in md
 
 
-def test_one_figure_is_redrawn_from_the_tidy_tables_at_one_column(finished_study, tmp_path, capsys):
-    from stratbench.__main__ import main
+def test_stratbench_figure_redraws_the_workflows_figures_byte_for_byte(finished_study, tmp_path, capsys):
+    """`stratbench figure` draws through the workflow's own recipes (stratbench.study_figures): at the
+    config's style its PNG and PDF equal the workflow's files byte for byte; --width one redraws it narrower."""
+    from stratbench.__main__ import FIGURES, main
+    from stratbench.study_figures import RECIPES, file_stem
 
-    for name, subject in (("rank_bars", "br"), ("critical_difference", "fold_quality"), ("std_by_stratifier", None)):
-        out = tmp_path / f"{name}.pdf"
-        assert main(["figure", name, "--configfile", str(finished_study / "config.yaml"), "--directory",
-                     str(finished_study), "--width", "one", "--out", str(out), *(["--subject", subject] if subject else [])]) == 0
-        assert out.read_bytes().startswith(b"%PDF") and "(3.5 in wide)" in capsys.readouterr().out
+    assert FIGURES == tuple(RECIPES)
+    drawn = finished_study / "results" / "tiny" / "figures"
+    for name, subject in (("rank_bars", "br"), ("rank_bars", "fold_quality"), ("critical_difference", "fold_quality"),
+                          ("critical_difference", "br"), ("std_by_stratifier", "br"), ("fold_distribution", "br")):
+        for ext in ("png", "pdf"):
+            out = tmp_path / f"{name}_{subject}.{ext}"
+            assert main(["figure", name, "--configfile", str(finished_study / "config.yaml"), "--directory",
+                         str(finished_study), "--subject", subject, "--out", str(out)]) == 0
+            assert out.read_bytes() == (drawn / f"{file_stem(name, subject)}.{ext}").read_bytes(), (name, subject, ext)
+    narrow = tmp_path / "narrow.pdf"
+    assert main(["figure", "critical_difference", "--configfile", str(finished_study / "config.yaml"), "--directory",
+                 str(finished_study), "--width", "one", "--subject", "fold_quality", "--out", str(narrow)]) == 0
+    assert narrow.read_bytes().startswith(b"%PDF") and "(3.5 in wide)" in capsys.readouterr().out
     png = tmp_path / "runtime.png"
     assert main(["figure", "runtime", "--configfile", str(finished_study / "config.yaml"), "--directory",
                  str(finished_study), "--dpi", "150", "--out", str(png)]) == 0
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_fourth_paper_gets_its_tables_and_report_with_no_edit_to_the_workflow(tmp_path, mirror):
+    """A paper declared outside the package (tests/papers/toy2030.py) and named by dotted path: the
+    workflow writes the table it declares, in every format and in the study's documents, and its
+    reproduction report — all read from the paper's module."""
+    from conftest import REPO
+
+    config = tiny_config(mirror, study="toy_paper", classifiers={}, repeats=2, reproduces="toy2030.PAPER",
+                         import_paths=[str(REPO / "tests" / "papers")])
+    config["datasets"] = {"toy": config["datasets"]["toy"]}
+    result = run_snakemake(tmp_path, config, "--cores", "2")
+    assert result.returncode == 0, result.stderr[-4000:]
+    tables = tmp_path / "results" / "toy_paper" / "tables"
+    assert {p.suffix for p in (tables / "paper").glob("toy2030_table.*")} == {".csv", ".md", ".tex", ".html"}
+    assert r"\input{toy2030_table}" in (tables / "paper" / "tables.tex").read_text()
+    assert "Toy Table 1" in (tables / "fold_quality_papers.md").read_text()
+    report = (tmp_path / "results" / "toy_paper" / "report" / "reproduction.md").read_text()
+    assert "A. Toy. Toy splits. 2030." in report
+    assert re.search(r"Toy Table 1: \d of 2 cells agree", report)

@@ -3,7 +3,7 @@
 Sub-packages: :mod:`stratbench.datasets` (MULAN reader, registry, download, synthetic generator),
 :mod:`stratbench.stratifiers` (scikit-learn compatible multi-label cross-validators),
 :mod:`stratbench.classifiers` (multi-label classifiers over random forests). Modules:
-:mod:`stratbench.fold_quality`, :mod:`stratbench.measures`, :mod:`stratbench.tables`,
+:mod:`stratbench.measures.fold_quality`, :mod:`stratbench.measures.classification`, :mod:`stratbench.tables.summary`,
 :mod:`stratbench.figures`, :mod:`stratbench.seeds`, :mod:`stratbench.config`.
 """
 

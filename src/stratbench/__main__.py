@@ -27,14 +27,24 @@ from pathlib import Path
 from stratbench import StratbenchError
 
 
+def _load_study(path):
+    """The study of ``path`` read as Snakemake reads it: its ``import_paths`` first on the path, then checked."""
+    from stratbench._snakemake import use_import_paths
+    from stratbench.config import read_config
+    from stratbench.study import Study
+
+    config = read_config(path)
+    use_import_paths(config.get("import_paths"))
+    return Study.checked(config)
+
+
 def _estimate(args) -> int:
     import pandas as pd
 
     from stratbench import cost
     from stratbench.io import write_csv, write_text
-    from stratbench.study import Study
 
-    study = Study.load(args.configfile)
+    study = _load_study(args.configfile)
     config = study.config
     out = Path(args.out or Path(args.directory) / study.results / "estimate")
     print(f"calibrating {study.name} on this machine ({args.cores} cores for the wall time)…", file=sys.stderr)
@@ -55,33 +65,28 @@ def _estimate(args) -> int:
 
 
 def _check(args) -> int:
-    from stratbench._snakemake import use_import_paths
-    from stratbench.study import Study, read_config
-
-    config = read_config(args.configfile)
-    use_import_paths(config.get("import_paths"))
-    study = Study.checked(config)
+    study = _load_study(args.configfile)
     print(f"{args.configfile}: study {study.name!r} is valid: {len(study.datasets)} datasets, "
           f"{len(study.stratifiers)} stratifiers, {len(study.classifiers)} classifiers, {study.n_splits}-fold CV "
           f"× {len(study.repeats)} repeats; outputs in {study.results}/")
     return 0
 
 
-FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims")
+FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims")  # study_figures.RECIPES
 
 
 def _figure(args) -> int:
-    """Redraw one figure of a finished study from its tidy tables, e.g. at one column's width."""
+    """Redraw one figure of a finished study from its tidy tables, by the workflow's own recipe
+    (:mod:`stratbench.study_figures`), e.g. at one column's width."""
     import matplotlib
 
     matplotlib.use("Agg")
     import pandas as pd
 
     from stratbench import figures
-    from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS
-    from stratbench.study import Study
+    from stratbench.study_figures import draw, file_stem
 
-    study = Study.load(args.configfile)
+    study = _load_study(args.configfile)
     style = figures.FigureStyle.from_config(study.config, width=args.width, dpi=args.dpi)
     tables = Path(args.directory) / study.results / "tables"
     subject = args.subject or (next(iter(study.classifiers), None) if args.name != "critical_difference" else None)
@@ -93,31 +98,8 @@ def _figure(args) -> int:
             raise StratbenchError(f"{path}: no such table; run the study first (snakemake --cores N --configfile …)")
         return pd.read_csv(path)
 
-    labels = FOLD_QUALITY_LABELS if subject == "fold_quality" else MEASURE_LABELS
-    if args.name == "std_by_stratifier":
-        fig = figures.std_by_stratifier(read("summary.csv"), subject, style)
-    elif args.name == "fold_distribution":
-        fig = figures.fold_distribution(read("scores.csv"), subject, MEASURE_LABELS, style)
-    elif args.name == "runtime":
-        fig = figures.runtime_vs_size(read("stratifier_runtime.csv"), style)
-    elif args.name == "paper_claims":
-        from stratbench.reproduction import claim_ranks
-
-        optional = {k: read(f) for k, f in (("summary", "summary.csv"), ("network", "network_stability_summary.csv"))
-                    if (tables / f).is_file()}
-        ranks = claim_ranks(study.reproduces, read("fold_quality_summary.csv"), **optional)
-        fig = figures.claim_rank_bars(ranks, study.reproduces, style)
-    else:
-        quality = subject == "fold_quality"
-        ranks = read("fold_quality_ranks.csv" if quality else "average_ranks.csv")
-        tests = read("fold_quality_friedman_nemenyi.csv" if quality else "friedman_nemenyi.csv")
-        if subject != "fold_quality":
-            ranks, tests = ranks[ranks["classifier"] == subject], tests[tests["classifier"] == subject]
-        if args.name == "rank_bars":
-            fig = figures.rank_bars(ranks, f"{subject}: average ranks", labels, style)
-        else:
-            fig = figures.cd_diagrams(ranks, tests, f"{subject}: Nemenyi critical differences", labels=labels, style=style)
-    out = Path(args.out or f"{study.results}/figures/{args.name}_{subject}_{style.width:g}in.pdf")
+    fig = draw(args.name, read, subject, style, study.reproduces)
+    out = Path(args.out or f"{study.results}/figures/{file_stem(args.name, subject)}_{style.width:g}in.pdf")
     out.parent.mkdir(parents=True, exist_ok=True)
     png, pdf = (out, None) if out.suffix == ".png" else (None, out)
     figures.save_figure(fig, png, pdf, style)

@@ -1,7 +1,8 @@
 """A name → class registry, shared by stratifiers and classifiers.
 
 Built-in methods register themselves with a decorator; a config may also name a class by dotted
-path (``mypackage.module.MyStratifier``), which is imported on demand.
+path (``mypackage.module.MyStratifier``), which is imported on demand. :meth:`Registry.build` makes a
+method from a study's config entry, the one way every part of stratbench does.
 """
 
 from __future__ import annotations
@@ -55,6 +56,18 @@ class Registry:
             f"unknown {self.kind} {name!r}; registered: {', '.join(self.names())} "
             f"(or give a dotted path such as mypackage.module.MyClass)"
         )
+
+    def entry_class(self, name: str, spec: dict | None = None) -> type:
+        """The class of a study's config entry ``name: spec``: ``spec["class"]`` (a registered name or a
+        dotted path), by default ``name``."""
+        return self.resolve((spec or {}).get("class", name))
+
+    def build(self, name: str, spec: dict | None = None, defaults: dict | None = None, **fixed):
+        """The method of a study's config entry ``name: spec``: its class (:meth:`entry_class`) built with
+        ``defaults`` (a classifier's forest settings), then ``spec["params"]``, then ``fixed`` (n_splits,
+        random_state, n_jobs…), each over the last."""
+        spec = spec or {}
+        return self.get(spec.get("class", name), **{**(defaults or {}), **(spec.get("params") or {}), **fixed})
 
     def get(self, name: str, **params):
         """An instance of the method ``name`` built with ``params``."""

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench.classifiers._base import ForestClassifier
 from stratbench.classifiers._forests import ForestPool, faster_layout
-from stratbench.measures import evaluate
+from stratbench.measures.classification import evaluate
 
 Factory = Callable[[int], object]  # fold index -> an unfitted classifier
 log = logging.getLogger(__name__)

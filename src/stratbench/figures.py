@@ -4,7 +4,7 @@ Each function returns a matplotlib Figure drawn to a :class:`FigureStyle` (the c
 section): a journal width (3.5 in for one column, 7 in for two), fonts in points, TrueType (Type 42)
 fonts in the PDF, 300 dpi PNGs, one colour per method that stays with it when methods are added (from
 the config's order, or the ``colours`` given), the measures' printed names of
-:mod:`stratbench.measure_table` unless ``names`` says otherwise. :func:`save_figure` writes it. The
+:mod:`stratbench.measures.names` unless ``names`` says otherwise. :func:`save_figure` writes it. The
 backend is left to the caller (the workflow's jobs use Agg, a notebook its inline backend)."""
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from stratbench.fold_quality import fold_label_counts
 from stratbench.io import atomic_path
-from stratbench.measure_table import FOLD_QUALITY_LABELS, MEASURE_LABELS, MEASURES
-from stratbench.table_format import ordered
+from stratbench.measures.fold_quality import fold_label_counts
+from stratbench.measures.names import FOLD_QUALITY_LABELS, MEASURE_LABELS, MEASURES
+from stratbench.tables.format import ordered
 
 WIDTHS = {"one": 3.5, "two": 7.0}  # inches: one and two journal columns
+MAX_HEIGHT = 9.0  # inches: a journal page's text height; a figure of many panels draws those that fit
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,21 @@ def _grid(n: int, style: FigureStyle, panel_width: float) -> tuple[int, int]:
     return int(np.ceil(n / ncols)) or 1, ncols
 
 
+def _fit_page(panels: list, style: FigureStyle, panel_width: float, row_height: float, extra: float):
+    """(drawn, left out): the first ``panels`` (in the measures' print order, or the config's) whose grid
+    of rows ``row_height`` tall, plus ``extra`` inches of title and legend, fits :data:`MAX_HEIGHT`."""
+    _, ncols = _grid(max(1, len(panels)), style, panel_width)
+    rows = max(1, int((MAX_HEIGHT - extra) // row_height))
+    return list(panels[: rows * ncols]), list(panels[rows * ncols:])
+
+
+def _left_out(title: str, names: list[str], what: str = "measures") -> str:
+    """``title``, saying which panels were not drawn so the figure fits a page (none: as it is)."""
+    if not names:
+        return title
+    return f"{title} (to fit a page, not drawn: {', '.join(names)}; the config's figures: {what} picks the panels)"
+
+
 def _legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", marker: bool = False) -> None:
     """One legend for the whole figure, below the panels, in as many columns as fit the width."""
     names = [style.name(m) for m in colours]
@@ -153,6 +169,7 @@ def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle
     stratifiers = style.methods(part["stratifier"])
     colours = style.colour_map(stratifiers)
     datasets = sorted(part["dataset"].unique())
+    measures, left_out = _fit_page(measures, style, 1.7, 1.7, 0.9)
     nrows, ncols = _grid(len(measures), style, 1.7)
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 1.7 * nrows + 0.9), squeeze=False)
@@ -166,7 +183,8 @@ def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle
             ax.set_title(style.wrap(style.name(measure), style.width / ncols))
             ax.set_xticks(x, datasets, rotation=90)
         _finish_panels(fig, axes, len(measures), "std over folds", colours, style,
-                       f"{classifier}: std of the CV estimate over folds (lower is better)")
+                       _left_out(f"{classifier}: std of the CV estimate over folds (lower is better)",
+                                 [style.name(m) for m in left_out]))
     return fig
 
 
@@ -175,7 +193,7 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
     """Average rank (1 = best) per measure and stratifier, one panel per dataset group (``panel_title``
     names it), like the average-rank bar charts of Szymański & Kajdanowicz 2017 (Figures 1–7). The dashed
     line is the rank every method would get if the stratifiers did not differ, (k + 1)/2; N under each measure."""
-    groups = list(dict.fromkeys(ranks["group"]))
+    groups, left_out = _fit_page(list(dict.fromkeys(ranks["group"])), style, style.width, 1.9, 1.0)
     stratifiers = style.methods(ranks["stratifier"])
     colours = style.colour_map(stratifiers)
     measures = style.keep(ordered(ranks["measure"], labels))
@@ -203,7 +221,7 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             ax.set_ylim(0, len(stratifiers) + 0.5)
             ax.set_title(style.wrap(panel_title.format(group)))
         _legend(fig, colours, style)
-        fig.suptitle(style.heading(title))
+        fig.suptitle(style.heading(_left_out(title, left_out, "the dataset groups (dataset_groups)")))
     return fig
 
 
@@ -299,6 +317,7 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
     measures = style.keep(ordered(tests.loc[tests["methods"] >= 2, "measure"], labels))
     k = int(tests["methods"].max()) if len(tests) else 2
     height = 0.2 * (max(1, (k + 1) // 2) + 4) + 0.45
+    measures, left_out = _fit_page(measures, style, 3.4, height, 0.5)
     nrows, ncols = _grid(max(1, len(measures)), style, 3.4)
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, height * nrows + 0.5), squeeze=False)
@@ -312,7 +331,7 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
         if not measures:
             axes[0, 0].text(0.5, 0.5, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
             axes[0, 0].axis("off")
-        fig.suptitle(style.heading(title))
+        fig.suptitle(style.heading(_left_out(title, [style.name(m, labels) for m in left_out])))
     return fig
 
 
@@ -328,6 +347,7 @@ def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None
     stratifiers = style.methods(part["stratifier"])
     datasets = sorted(part["dataset"].unique())
     colours = style.colour_map(stratifiers)
+    measures, left_out = _fit_page(measures, style, 1.7, 1.7, 0.9)
     nrows, ncols = _grid(len(measures), style, 1.7)
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 1.7 * nrows + 0.9), squeeze=False)
@@ -349,7 +369,8 @@ def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None
             ax.set_xticks(np.arange(len(datasets)), datasets, rotation=90)
             ax.set_title(style.wrap(style.name(measure, labels), style.width / ncols))
         _finish_panels(fig, axes, len(measures), "fold − CV mean", colours, style,
-                       f"{classifier}: each fold's value minus its repeat's mean")
+                       _left_out(f"{classifier}: each fold's value minus its repeat's mean",
+                                 [style.name(m, labels) for m in left_out]))
     return fig
 
 
@@ -357,7 +378,7 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, styl
     """Per stratifier: for every label and test fold, the share of the fold's examples that carry
     the label (y) against the label's share in the whole dataset (x), log–log. Perfect stratification
     lies on the diagonal; a fold without a positive of the label is drawn at the bottom edge (×)."""
-    stratifiers = style.methods(folds_by_stratifier)
+    stratifiers, left_out = _fit_page(style.methods(folds_by_stratifier), style, 2.3, 2.0, 0.7)
     nrows, ncols = _grid(len(stratifiers), style, 2.3)
     n = Y.shape[0]
     with style.drawing():
@@ -383,7 +404,8 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, styl
             ax.set_ylabel("share in a test fold")
         for ax in list(axes.flat)[len(stratifiers):]:
             ax.axis("off")
-        fig.suptitle(style.heading(f"{dataset}: each label's positive share per test fold (repeat 0) against the dataset"))
+        fig.suptitle(style.heading(_left_out(f"{dataset}: each label's positive share per test fold (repeat 0) against the "
+                                             "dataset", [style.name(m) for m in left_out], "order (the stratifiers')")))
     return fig
 
 

@@ -15,9 +15,9 @@ import html
 import pandas as pd
 
 from stratbench import StratbenchError, papers
-from stratbench.paper_tables import html_document
 from stratbench.papers import COLUMNS, Cause
-from stratbench.papers._paper import verdict
+from stratbench.papers._paper import StudyTables, judged
+from stratbench.tables.documents import html_document
 
 
 def published(paper: str) -> dict[str, pd.DataFrame]:
@@ -35,13 +35,12 @@ def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_
     ``runtime``: the stratifiers' wall times (shown beside Tiittanen's); ``scores``: the per-fold scores
     (the spread of the ranks over repeats); ``network``: the network-stability summary."""
     spec = papers.get(paper)
-    study = papers.Study(stats, fold_quality, n_splits, list(stratifiers), summary, ranks, runtime, groups, scores,
-                         network)
+    study = StudyTables(statistics=stats, fold_quality=fold_quality, n_splits=n_splits, stratifiers=list(stratifiers),
+                        summary=summary, ranks=ranks, runtime=runtime, groups=groups, scores=scores, network=network)
     report = spec.compare(spec, study)
     report["agrees"] = report["agrees"].astype("boolean")
     report["difference"] = report["ours"] - report["published"]
-    report["verdict"] = [verdict(row, spec.causes) for _, row in report.iterrows()]
-    return report[COLUMNS]
+    return judged(report, spec.causes)[COLUMNS]
 
 
 def claim_ranks(paper: str, fold_quality: pd.DataFrame, summary: pd.DataFrame | None = None,
@@ -52,7 +51,7 @@ def claim_ranks(paper: str, fold_quality: pd.DataFrame, summary: pd.DataFrame | 
     if spec is None or spec.claim_ranks is None:
         raise StratbenchError(f"the study's paper ({paper}) has no claims judged by ranks; "
                               f"those that have: {', '.join(n for n in papers.names() if papers.get(n).claim_ranks)}")
-    study = papers.Study(pd.DataFrame(), fold_quality, 0, [], summary=summary, network=network)
+    study = StudyTables(fold_quality=fold_quality, summary=summary, network=network)
     ranks = spec.claim_ranks(study)
     panel = ranks["panel"].str.replace(r"^.*claim: ", "", regex=True)
     return ranks.assign(group=panel.where(ranks["classifier"] == "", panel + " — " + ranks["classifier"].str.upper()))
@@ -64,9 +63,9 @@ def summary_lines(report: pd.DataFrame) -> list[str]:
     for table, part in report.groupby("table", sort=False):
         unavailable = part.loc[part["measure"] == "", "dataset"].tolist()
         cells = part[~part["measure"].isin(["", "runtime_s"])]  # runtimes are shown, not judged
-        verdicts = cells["verdict"] if "verdict" in cells else pd.Series("", index=cells.index)
+        causes = cells["cause"] if "cause" in cells else pd.Series("", index=cells.index)
         agree = int(cells["agrees"].eq(True).sum())
-        explained = int(verdicts.str.startswith("differs").sum())
+        explained = int(causes.fillna("").ne("").sum())
         unexplained = int(cells["agrees"].eq(False).sum()) - explained
         undetermined = len(cells) - agree - explained - unexplained
         criterion = papers.criterion(table)
@@ -119,9 +118,8 @@ def reproduction_markdown(report: pd.DataFrame, paper: str, study: str) -> str:
 
 def _causes_used(report: pd.DataFrame, paper: str) -> list[tuple[Cause, int]]:
     """The paper's causes that explain some cell of ``report``, with how many."""
-    verdicts = report["verdict"].value_counts() if "verdict" in report else pd.Series(dtype=int)
-    return [(c, int(verdicts.get(f"differs: {c.name}", 0))) for c in papers.get(paper).causes
-            if verdicts.get(f"differs: {c.name}", 0)]
+    counts = report["cause"].value_counts() if "cause" in report else pd.Series(dtype=int)
+    return [(c, int(counts.get(c.name, 0))) for c in papers.get(paper).causes if counts.get(c.name, 0)]
 
 
 def _ruled_out(report: pd.DataFrame, paper: str) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ rule gather_scores:
 rule summarise_scores:
     input:
         scores=f"{study.results}/tables/scores.csv",
-        code=code("tables.py", "stats.py"),
+        code=code("tables/summary.py", "stats.py"),
     output:
         summary=f"{study.results}/tables/summary.csv",
         md=f"{study.results}/tables/summary.md",
@@ -67,6 +67,7 @@ rule paper_tables:
         **asks("paper_tables"),
     params:
         names=PAPER_TABLES,
+        paper=study.reproduces,
         study=study.name,
         stratifiers=list(study.stratifiers),
     script:

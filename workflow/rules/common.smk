@@ -5,6 +5,7 @@ from pathlib import Path
 
 import stratbench
 from stratbench import cost, papers
+from stratbench.papers import tables as paper_tables
 from stratbench._snakemake import use_import_paths
 from stratbench.datasets import registry
 from stratbench.datasets.local import file_list as local_files
@@ -87,15 +88,8 @@ def score_files():
     ]
 
 
-PAPER_TABLES = [
-    "sechidis2011_table1",
-    "sechidis2011_table2",
-    "szymanski2017_table1",
-    "tiittanen2021_table2",
-    "fold_quality_ranks",
-]
-if study.classifiers:
-    PAPER_TABLES += [f"cv_estimates_{c}" for c in EVALUATED] + ["friedman_nemenyi"]
+# the paper tables, as the papers declare them (stratbench.papers): each paper's, then every study's
+PAPER_TABLES = paper_tables.table_names(EVALUATED if study.classifiers else ())
 
 
 def paper_table_files():
@@ -115,7 +109,7 @@ def paper_table_inputs(wildcards):
         runtime=f"{tables}/stratifier_runtime.csv",
         fold_quality_ranks=f"{tables}/fold_quality_ranks.csv",
         fold_quality_tests=f"{tables}/fold_quality_friedman_nemenyi.csv",
-        code=code("paper_tables.py", "measure_table.py"),
+        code=code("tables", "papers", "measures/names.py"),
     )
     if study.classifiers:
         inputs.update(

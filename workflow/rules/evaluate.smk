@@ -2,7 +2,7 @@ rule evaluate:
     input:
         data=lambda w: study.dataset_file(w.dataset),
         folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=lambda w: method_sources("classifier", w.classifier) + code("measures.py", "evaluation.py"),
+        code=lambda w: method_sources("classifier", w.classifier) + code("measures/classification.py", "evaluation.py"),
     output:
         f"{study.results}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
     log:

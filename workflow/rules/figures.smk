@@ -1,7 +1,7 @@
 rule plot_std_by_stratifier:
     input:
         summary=f"{study.results}/tables/summary.csv",
-        code=code("figures.py"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/std_by_stratifier_{{classifier}}.png",
@@ -19,14 +19,16 @@ rule plot_std_by_stratifier:
         ENV
     resources:
         **asks("plot_std_by_stratifier"),
+    params:
+        figure="std_by_stratifier",
     script:
-        "../scripts/plot_std_by_stratifier.py"
+        "../scripts/plot_figure.py"
 
 
 rule plot_fold_distribution:
     input:
         scores=f"{study.results}/tables/scores.csv",
-        code=code("figures.py"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/fold_distribution_{{classifier}}.png",
@@ -44,14 +46,16 @@ rule plot_fold_distribution:
         ENV
     resources:
         **asks("plot_fold_distribution"),
+    params:
+        figure="fold_distribution",
     script:
-        "../scripts/plot_fold_distribution.py"
+        "../scripts/plot_figure.py"
 
 
 rule plot_rank_bars:
     input:
         ranks=lambda w: rank_inputs(w)["ranks"],
-        code=code("figures.py"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/rank_bars_{{subject}}.png",
@@ -68,14 +72,16 @@ rule plot_rank_bars:
         ENV
     resources:
         **asks("plot_rank_bars"),
+    params:
+        figure="rank_bars",
     script:
-        "../scripts/plot_rank_bars.py"
+        "../scripts/plot_figure.py"
 
 
 rule plot_cd_diagrams:
     input:
         unpack(rank_inputs),
-        code=code("figures.py"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/critical_difference_{{subject}}.png",
@@ -92,8 +98,10 @@ rule plot_cd_diagrams:
         ENV
     resources:
         **asks("plot_cd_diagrams"),
+    params:
+        figure="critical_difference",
     script:
-        "../scripts/plot_cd_diagrams.py"
+        "../scripts/plot_figure.py"
 
 
 rule plot_label_shares:
@@ -126,7 +134,7 @@ rule plot_label_shares:
 rule plot_runtime:
     input:
         runtime=f"{study.results}/tables/stratifier_runtime.csv",
-        code=code("figures.py"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/stratifier_runtime.png",
@@ -143,5 +151,7 @@ rule plot_runtime:
         ENV
     resources:
         **asks("plot_runtime"),
+    params:
+        figure="runtime",
     script:
-        "../scripts/plot_runtime.py"
+        "../scripts/plot_figure.py"

@@ -2,7 +2,7 @@ rule fold_quality:
     input:
         data=lambda w: study.dataset_file(w.dataset),
         folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=code("fold_quality.py", "labels"),
+        code=code("measures/fold_quality.py", "labels"),
     output:
         f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
     log:
@@ -44,7 +44,7 @@ rule gather_fold_quality:
 rule compare_fold_quality:
     input:
         summary=f"{study.results}/tables/fold_quality_summary.csv",
-        code=code("stats.py", "fold_quality.py"),
+        code=code("stats.py", "measures/fold_quality.py"),
     output:
         ranks=f"{study.results}/tables/fold_quality_ranks.csv",
         tests=f"{study.results}/tables/fold_quality_friedman_nemenyi.csv",

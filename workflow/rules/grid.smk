@@ -6,7 +6,7 @@ rule grid_quality:
     input:
         data=lambda w: study.dataset_file(w.dataset),
         code=lambda w: method_sources("stratifier", w.stratifier)
-        + code("grid", "fold_quality.py", "labels", "datasets/groups.py"),
+        + code("grid", "measures/fold_quality.py", "labels", "datasets/groups.py"),
     output:
         f"{study.results}/grid/{{dataset}}/{{stratifier}}.csv",
     log:
@@ -108,7 +108,7 @@ rule recommendation:
 rule grid_optimum:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=code("grid/optimum.py", "fold_quality.py", "labels")
+        code=code("grid/optimum.py", "measures/fold_quality.py", "labels")
         + (method_sources("stratifier", OPTIMUM_HINT) if OPTIMUM_HINT else []),
     output:
         f"{study.results}/optimum/{{dataset}}.csv",

@@ -31,7 +31,7 @@ rule reproduction_report:
 rule plot_paper_claims:
     input:
         unpack(reproduction_inputs),
-        figures=code("figures.py"),
+        figures=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/paper_claims.png",
@@ -49,6 +49,7 @@ rule plot_paper_claims:
     resources:
         **asks("plot_paper_claims"),
     params:
+        figure="paper_claims",
         paper=study.reproduces,
     script:
-        "../scripts/plot_paper_claims.py"
+        "../scripts/plot_figure.py"

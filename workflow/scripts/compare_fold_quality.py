@@ -7,7 +7,7 @@ setup(snakemake)
 import pandas as pd
 
 from stratbench.io import write_csv
-from stratbench.measure_table import RANKED_MEASURES
+from stratbench.measures.names import RANKED_MEASURES
 from stratbench.stats import compare
 
 summary = pd.read_csv(snakemake.input.summary)

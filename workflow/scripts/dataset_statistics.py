@@ -8,7 +8,7 @@ import warnings
 from stratbench.datasets import dataset_statistics, load_dataset
 from stratbench.datasets.statistics import identical_label_matrices, statistics_table
 from stratbench.io import write_csv, write_text
-from stratbench.tables import statistics_markdown
+from stratbench.tables.summary import statistics_markdown
 
 labels = {name: load_dataset(path).Y for name, path in zip(snakemake.params.names, snakemake.input.data)}
 table = statistics_table([dataset_statistics(name, Y) for name, Y in labels.items()])

@@ -3,11 +3,11 @@ from stratbench._snakemake import setup
 
 setup(snakemake)
 
+from stratbench import classifiers
 from stratbench.datasets import load_dataset
 from stratbench.evaluation import evaluate_folds, read_folds
 from stratbench.io import write_csv
 from stratbench.seeds import model_seed
-from stratbench.study import make_method
 
 w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
@@ -16,7 +16,7 @@ folds, n_splits = read_folds(snakemake.input.folds, ds.Y.shape[0])
 
 def make_classifier(fold):
     seed = model_seed(p.base_seed, w.dataset, int(w.repeat), fold)
-    return make_method("classifier", w.classifier, p.spec, p.forest, n_jobs=snakemake.threads, random_state=seed)
+    return classifiers.build(w.classifier, p.spec, p.forest, n_jobs=snakemake.threads, random_state=seed)
 
 
 rows = evaluate_folds(ds.X, ds.Y, folds, n_splits, make_classifier, n_jobs=snakemake.threads)

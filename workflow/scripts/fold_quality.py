@@ -7,8 +7,8 @@ import pandas as pd
 
 from stratbench.datasets import load_dataset
 from stratbench.evaluation import read_folds
-from stratbench.fold_quality import fold_quality
 from stratbench.io import write_csv
+from stratbench.measures.fold_quality import fold_quality
 
 w = snakemake.wildcards
 Y = load_dataset(snakemake.input.data).Y

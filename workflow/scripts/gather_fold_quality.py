@@ -6,7 +6,7 @@ setup(snakemake)
 import pandas as pd
 
 from stratbench.io import write_csv, write_text
-from stratbench.tables import FOLD_QUALITY_COLUMNS, fold_quality_markdown, summarise_fold_quality
+from stratbench.tables.summary import FOLD_QUALITY_COLUMNS, fold_quality_markdown, summarise_fold_quality
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
 rows = rows[FOLD_QUALITY_COLUMNS].sort_values(["dataset", "stratifier", "repeat", "measure"], kind="stable")

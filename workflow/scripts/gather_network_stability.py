@@ -7,7 +7,7 @@ import pandas as pd
 
 from stratbench.io import write_csv, write_text
 from stratbench.network import summarise_network_stability
-from stratbench.tables import network_markdown
+from stratbench.tables.summary import network_markdown
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
 rows = rows.sort_values(["dataset", "stratifier", "repeat", "fold", "graph", "part", "measure"], kind="stable")

@@ -6,7 +6,7 @@ setup(snakemake)
 import pandas as pd
 
 from stratbench.io import write_csv, write_text
-from stratbench.tables import runtime_markdown
+from stratbench.tables.summary import runtime_markdown
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
 rows = rows.sort_values(["dataset", "stratifier", "repeat"], kind="stable")

@@ -6,7 +6,7 @@ setup(snakemake)
 import pandas as pd
 
 from stratbench.io import write_csv
-from stratbench.tables import SCORE_COLUMNS
+from stratbench.tables.summary import SCORE_COLUMNS
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)[SCORE_COLUMNS]
 rows = rows.sort_values(["dataset", "stratifier", "classifier", "repeat", "fold", "measure"], kind="stable")

@@ -5,10 +5,10 @@ setup(snakemake)
 
 import warnings
 
+from stratbench import stratifiers
 from stratbench.datasets import load_dataset
 from stratbench.grid.optimum import OPTIMUM_COLUMNS, optimum_rows
 from stratbench.io import write_csv
-from stratbench.study import make_method
 
 p = snakemake.params
 Y = load_dataset(snakemake.input.data).Y
@@ -16,7 +16,7 @@ hints = {}
 if p.hint:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        hints = {k: make_method("stratifier", p.hint, p.spec, n_splits=k, random_state=p.seed).fold_ids(Y)
+        hints = {k: stratifiers.build(p.hint, p.spec, n_splits=k, random_state=p.seed).fold_ids(Y)
                  for k in p.ks}
 rows = optimum_rows(Y, p.ks, p.settings["objectives"], p.settings["max_time"], snakemake.threads, hints)
 write_csv(snakemake.output[0], rows.assign(dataset=snakemake.wildcards.dataset)[OPTIMUM_COLUMNS])

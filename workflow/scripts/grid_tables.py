@@ -7,7 +7,7 @@ import pandas as pd
 
 from stratbench.grid import rank_markdown, summarise
 from stratbench.io import write_csv, write_text
-from stratbench.measure_table import GRID_MEASURES
+from stratbench.measures.names import GRID_MEASURES
 from stratbench.stats import compare
 
 out = snakemake.output

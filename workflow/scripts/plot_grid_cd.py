@@ -6,7 +6,7 @@ setup(snakemake)
 import pandas as pd
 
 from stratbench.figures import FigureStyle, cd_diagrams, save_figure
-from stratbench.measure_table import GRID_MEASURES
+from stratbench.measures.names import GRID_MEASURES
 
 style = FigureStyle.from_config(snakemake.config)
 k = int(snakemake.wildcards.k)

@@ -8,7 +8,7 @@ import pandas as pd
 
 from stratbench.io import write_csv, write_text
 from stratbench.stats import compare
-from stratbench.tables import summarise_scores, summary_markdown
+from stratbench.tables.summary import summarise_scores, summary_markdown
 
 summary = summarise_scores(pd.read_csv(snakemake.input.scores))
 ranks, tests, pairs = compare(summary, "std", ["classifier", "measure"], snakemake.params.groups,

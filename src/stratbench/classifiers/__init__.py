@@ -2,7 +2,7 @@
 
 ``get(name, **params)`` builds one (``n_estimators``, ``max_features``, ``n_jobs``,
 ``random_state`` and any other ``RandomForestClassifier`` parameter). The contract
-(:class:`MultiLabelClassifier`): ``fit(X, Y)`` with sparse 0/1 Y, ``predict(X)`` → 0/1 array,
+(:class:`MultilabelClassifier`): ``fit(X, Y)`` with sparse 0/1 Y, ``predict(X)`` → 0/1 array,
 ``predict_scores(X)`` → per-label scores or None when the method has none.
 """
 
@@ -17,8 +17,10 @@ _REGISTRY = Registry("classifier", [
 register = _REGISTRY.register
 get = _REGISTRY.get
 resolve = _REGISTRY.resolve
+build = _REGISTRY.build
+entry_class = _REGISTRY.entry_class
 names = _REGISTRY.names
 
-from stratbench.classifiers._base import MultiLabelClassifier  # noqa: E402
+from stratbench.classifiers._base import MultilabelClassifier  # noqa: E402
 
-__all__ = ["MultiLabelClassifier", "get", "names", "register", "resolve"]
+__all__ = ["MultilabelClassifier", "build", "entry_class", "get", "names", "register", "resolve"]

@@ -14,7 +14,7 @@ def forest_seeds(random_state, count: int) -> np.ndarray:
     return np.random.SeedSequence(random_state).generate_state(count, dtype=np.uint32)
 
 
-class MultiLabelClassifier:
+class MultilabelClassifier:
     """Base class. Subclasses implement ``fit``, ``predict`` and ``predict_scores``.
 
     ``fit_predict(X_train, Y_train, X_test)`` → (predictions, scores) is what the pipeline calls; by
@@ -55,7 +55,7 @@ class MultiLabelClassifier:
         return self.predict(X_test), self.predict_scores(X_test)
 
 
-class ForestClassifier(MultiLabelClassifier):
+class ForestClassifier(MultilabelClassifier):
     """A classifier whose training is a list of independent forests (:class:`ForestTask`).
 
     Subclasses implement ``forest_tasks(Y)`` (the forests of training labels ``Y``, CSR; it may keep

@@ -8,7 +8,7 @@
   their row count. A forest costs a fixed start-up plus ``n_estimators`` × its per-tree time (both
   measured on a tiny forest). A job trains k folds' forests.
 - **stratifiers, fold quality, network stability**: each run once on the dataset and timed, the
-  stratifier as every fold job times it (:func:`stratbench.study.timed_fold_ids`, warm-up included).
+  stratifier as every fold job times it (:func:`stratbench.stratifiers.timed_fold_ids`, warm-up included).
 - every job pays the start-up of a Python job here (interpreter and imports, measured).
 """
 
@@ -29,10 +29,11 @@ from sklearn.base import clone
 from stratbench.classifiers._forests import ForestTask, apply, faster_layout, is_streamed, run, strata_of, train
 from stratbench.datasets import load_dataset, save_dataset
 from stratbench.datasets.groups import dataset_groups
-from stratbench.fold_quality import fold_quality
 from stratbench.labels import label_combinations
+from stratbench.measures.fold_quality import fold_quality
 from stratbench.network import network_stability
-from stratbench.study import Study, timed_fold_ids
+from stratbench.stratifiers import timed_fold_ids
+from stratbench.study import Study
 
 SLOW_TREE_S = 0.2        # calibrate with a single tree when one takes longer than this
 CALIBRATION_TREES = 10
@@ -65,7 +66,7 @@ class DatasetCost:
 
 def python_startup_seconds() -> float:
     """Wall time of a fresh Python that imports what a job imports (best of two)."""
-    code = "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.fold_quality"
+    code = "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality"
     best = math.inf
     for _ in range(2):
         start = time.perf_counter()

@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from stratbench import StratbenchError
+from stratbench import StratbenchError, classifiers
 from stratbench.classifiers._forests import is_streamed
 from stratbench.cost.calibration import matrix_mb
 from stratbench.datasets import load_dataset
-from stratbench.study import make_method
 
 BASE_MB = 250            # a Python job with numpy, scipy, scikit-learn and pandas imported
 WORKER_MB = 60           # a forked worker's own pages
@@ -76,7 +75,7 @@ def shape_evaluation(dataset_file, classifier: str, spec: dict, forest: dict, n_
     """(mem_mb, wall seconds) of an evaluation job from the dataset file alone (no calibration): the
     classifier's forests of a k-fold training part, each :func:`shape_forest_seconds`."""
     ds = load_dataset(dataset_file)
-    model = make_method("classifier", classifier, spec, forest, random_state=0)
+    model = classifiers.build(classifier, spec, forest, random_state=0)
     keep = np.arange(ds.Y.shape[0]) % n_splits != 0
     tasks = [t for t in model.forest_tasks(ds.Y[keep]) if t.trains_forest()] if hasattr(model, "forest_tasks") else []
     trees = int(forest.get("n_estimators", 100))

@@ -29,15 +29,15 @@ import pandas as pd
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
-from stratbench.fold_quality import fold_quality
 from stratbench.labels import apportion, as_label_matrix, labelset_ids
+from stratbench.measures.fold_quality import fold_quality
 
 SCALE = 10**6  # LD table costs are integers in millionths (the exact value is recomputed from the folds)
 
 
 def ld_cost_table(support: int, n: int, size: int) -> np.ndarray:
     """|p/(1 − p) − d/(1 − d)| of one (label, fold) cell for every count c = 0 … min(|D_λ|, T_j), with
-    p = c/T_j and d = |D_λ|/n, guarded as :func:`stratbench.fold_quality.label_distribution`
+    p = c/T_j and d = |D_λ|/n, guarded as :func:`stratbench.measures.fold_quality.label_distribution`
     (p = 1 counts as (T_j − 1)/T_j, d = 1 as (n − 1)/n).
 
     >>> ld_cost_table(2, 10, 5).round(4).tolist()   # d/(1 − d) = 0.25; c = 0, 1, 2 of 5

@@ -8,10 +8,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from stratbench import StratbenchError
-from stratbench.fold_quality import exact_size_floors, fold_quality
+from stratbench import StratbenchError, stratifiers
 from stratbench.labels import label_combinations
-from stratbench.study import make_method, timed_fold_ids
+from stratbench.measures.fold_quality import exact_size_floors, fold_quality
 
 GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value"]
 
@@ -19,8 +18,8 @@ GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value"]
 def quality_grid(Y, name: str, spec: dict, ks: list[int], seeds: list[int], groups=None) -> pd.DataFrame:
     """Rows (k, repeat, measure, value) of every split of ``Y`` by stratifier ``name`` (config entry
     ``spec``) for each k and seed: every fold-quality measure, ``seconds``, the stratifier's wall
-    time (:func:`~stratbench.study.timed_fold_ids`), and ``rLD floor`` and ``DCP floor``, the best any
-    exact-size split can reach (the same for every split of a k: :func:`~stratbench.fold_quality.exact_size_floors`).
+    time (:func:`~stratbench.stratifiers.timed_fold_ids`), and ``rLD floor`` and ``DCP floor``, the best any
+    exact-size split can reach (the same for every split of a k: :func:`~stratbench.measures.fold_quality.exact_size_floors`).
     The label combinations of ``Y`` are built once and shared by the pair measures of every split.
     With ``groups`` (a group per example), every split is of whole groups, and checked to be so."""
     comb = label_combinations(Y)
@@ -30,7 +29,7 @@ def quality_grid(Y, name: str, spec: dict, ks: list[int], seeds: list[int], grou
         for k in ks:
             floors = [(f"{m} floor", v) for m, v in exact_size_floors(Y, k).items()]
             for repeat, seed in enumerate(seeds):
-                folds, seconds = timed_fold_ids(make_method("stratifier", name, spec, n_splits=k, random_state=seed), Y,
+                folds, seconds = stratifiers.timed_fold_ids(stratifiers.build(name, spec, n_splits=k, random_state=seed), Y,
                                                 groups)
                 if groups is not None:
                     check_whole_groups(folds, groups, name)

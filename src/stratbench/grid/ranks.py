@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench.measure_table import GRID_MEASURES
+from stratbench.measures.names import GRID_MEASURES
 
 
 def rank_table(ranks: pd.DataFrame, k: int, order: list[str] | None = None) -> pd.DataFrame:

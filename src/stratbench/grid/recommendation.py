@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench.grid.ranks import rank_table
-from stratbench.measure_table import GRID_MEASURES
+from stratbench.measures.names import GRID_MEASURES
 from stratbench.stats import compare, control_against_others
 
 

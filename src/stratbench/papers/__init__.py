@@ -1,13 +1,20 @@
 """The papers stratbench reproduces, one module each (``sechidis2011``, ``szymanski2017``,
-``tiittanen2021``): a module owns a paper's published CSVs (shipped in ``stratbench/data/published``),
-its name maps, its criteria, its comparison and the named causes of the cells that differ, as one
-:class:`Paper`. The report (:mod:`stratbench.reproduction`), the workflow and the config check read this
-registry. Adding a paper = one module defining ``PAPER`` (listed here) and its CSVs; :func:`register`
-adds one from elsewhere (e.g. a test's toy paper).
+``tiittanen2021``): a module declares everything about its paper as one :class:`Paper`: its published
+CSVs (shipped in ``stratbench/data/published``), name maps, judging criteria, comparison, the named causes
+of the cells that differ, and the tables it prints (their names and layouts). The report
+(:mod:`stratbench.reproduction`), the paper tables (:mod:`stratbench.papers.tables`), the workflow and the
+config check read this registry and nothing else.
+
+Adding a paper = one module defining ``PAPER`` and its CSVs: listed here, or named in a study's config by
+dotted path (``reproduces: mypapers.toy2030.PAPER``, with ``import_paths``), which :func:`get` imports and
+registers; :func:`register` adds one from code (e.g. a test's toy paper).
 """
 
+import importlib
+
+from stratbench import StratbenchError
 from stratbench.papers import sechidis2011, szymanski2017, tiittanen2021
-from stratbench.papers._paper import COLUMNS, Cause, Paper, Study
+from stratbench.papers._paper import COLUMNS, Cause, Paper, StudyTables
 
 _PAPERS: dict[str, Paper] = {m.PAPER.name: m.PAPER for m in (sechidis2011, szymanski2017, tiittanen2021)}
 
@@ -19,9 +26,21 @@ def register(paper: Paper) -> Paper:
 
 
 def get(name: str) -> Paper:
-    if name not in _PAPERS:
-        raise KeyError(f"no published tables for {name!r}; known: {', '.join(_PAPERS)}")
-    return _PAPERS[name]
+    """The paper registered as ``name``, or the :class:`Paper` at the dotted path ``name``
+    (``module.ATTRIBUTE``), imported and registered under its own name."""
+    if name in _PAPERS:
+        return _PAPERS[name]
+    if "." in name:
+        module, _, attribute = name.rpartition(".")
+        try:
+            paper = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as exc:
+            raise StratbenchError(f"cannot import the paper {name!r}: {exc}") from None
+        if not isinstance(paper, Paper):
+            raise StratbenchError(f"{name!r} is a {type(paper).__name__}, not a stratbench.papers.Paper")
+        return register(paper)
+    raise StratbenchError(f"no published tables for {name!r}; known: {', '.join(_PAPERS)} "
+                          f"(or a dotted path to a Paper, such as mypapers.toy2030.PAPER)")
 
 
 def names() -> list[str]:
@@ -33,4 +52,4 @@ def criterion(table: str) -> str:
     return next((c for paper in _PAPERS.values() if (c := paper.criterion(table))), "")
 
 
-__all__ = ["COLUMNS", "Cause", "Paper", "Study", "criterion", "get", "names", "register"]
+__all__ = ["COLUMNS", "Cause", "Paper", "StudyTables", "criterion", "get", "names", "register"]

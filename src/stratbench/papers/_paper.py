@@ -14,30 +14,38 @@ import numpy as np
 import pandas as pd
 
 COLUMNS = ["table", "classifier", "group", "dataset", "stratifier", "measure", "ours", "ours_std", "published",
-           "published_std", "difference", "agrees", "verdict", "note"]
-TEXT_COLUMNS = ("table", "classifier", "group", "dataset", "stratifier", "measure", "verdict", "note")
+           "published_std", "difference", "agrees", "verdict", "cause", "note"]
+TEXT_COLUMNS = ("table", "classifier", "group", "dataset", "stratifier", "measure", "verdict", "cause", "note")
 
 
 @dataclass(frozen=True)
 class Cause:
-    """A proven reason why some cells of a paper differ from ours: ``name``, the cells it explains
-    (``applies(row)``), and what it is with its evidence (a test, a measurement, the published code)."""
+    """A proven reason why some cells of a paper differ from ours: ``name``, the cells it explains, and
+    what it is with its evidence (a test, a measurement, the published code). The cells it explains are
+    those where ``applies(row)`` holds, or, with ``applies`` None, those whose comparison found it (the
+    comparison wrote ``name`` in the row's ``cause`` column: a finding such as an offset common to every
+    stratifier, which only the comparison sees)."""
 
     name: str
-    applies: Callable[[pd.Series], bool]
+    applies: Callable[[pd.Series], bool] | None
     evidence: str
 
+    def explains(self, row: pd.Series) -> bool:
+        if self.applies is None:
+            return row.get("cause", "") == self.name
+        return bool(self.applies(row))
 
-@dataclass(frozen=True)
-class Study:
+
+@dataclass(frozen=True, kw_only=True)
+class StudyTables:
     """What a paper's comparison reads of a study: its tables (``statistics``, ``fold_quality`` summary,
     and where the paper needs them ``summary``, ``ranks``, ``runtime``, the per-fold ``scores``, the
     ``network`` stability summary), k, its stratifiers, its groups."""
 
-    statistics: pd.DataFrame
+    statistics: pd.DataFrame = field(default_factory=pd.DataFrame)
     fold_quality: pd.DataFrame
-    n_splits: int
-    stratifiers: list[str]
+    n_splits: int = 0
+    stratifiers: list[str] = field(default_factory=list)
     summary: pd.DataFrame | None = None
     ranks: pd.DataFrame | None = None
     runtime: pd.DataFrame | None = None
@@ -56,7 +64,10 @@ class Paper:
     (``runtime``; ``summary``, ``ranks`` and ``scores`` where the study has classifiers); ``layouts`` and
     ``score_layouts``: its tables as it prints them, made from a study's tables (a dict of statistics,
     fold_quality, runtime, summary, ranks) in the stratifiers' ``order``
-    (:class:`stratbench.table_format.PaperTable`; the fold-quality ones, then the classifier ones);
+    (:class:`stratbench.tables.format.PaperTable`; the fold-quality ones, then the classifier ones), named
+    as it declares them: ``prints`` (the fold-quality layouts' names, in print order; ``fold_quality_table``
+    the one of them that holds its fold-quality measures) and ``prints_per_classifier`` (name patterns
+    with ``{classifier}``), so the workflow knows every file before a job runs;
     ``claim_ranks(study)``: where the paper's claims are judged by average ranks, every method's rank behind
     them (a frame of panel, classifier, measure, stratifier, average_rank, datasets), drawn as the
     workflow's ``paper_claims`` figure."""
@@ -65,13 +76,16 @@ class Paper:
     citation: str
     tables: dict[str, tuple[str, dict | None]]
     criteria: dict[str, str]
-    compare: Callable[[Paper, Study], pd.DataFrame]
+    compare: Callable[[Paper, StudyTables], pd.DataFrame]
     causes: list[Cause] = field(default_factory=list)
     needs: tuple[str, ...] = ()
     folder: Path | None = None
     layouts: Callable[[dict, list | None], list] | None = None
     score_layouts: Callable[[dict, list | None], list] | None = None
-    claim_ranks: Callable[[Study], pd.DataFrame] | None = None
+    prints: tuple[str, ...] = ()
+    fold_quality_table: str | None = None
+    prints_per_classifier: tuple[str, ...] = ()
+    claim_ranks: Callable[[StudyTables], pd.DataFrame] | None = None
     one_draw_cells: Callable[[], pd.DataFrame] | None = None
     ruled_out: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
@@ -85,6 +99,11 @@ class Paper:
 
     def criterion(self, table: str) -> str:
         return next((text for prefix, text in self.criteria.items() if table.startswith(prefix)), "")
+
+    def table_names(self, classifiers=()) -> list[str]:
+        """The tables this paper prints for a study whose classifiers are ``classifiers``: ``prints``, then
+        ``prints_per_classifier`` for each classifier."""
+        return [*self.prints, *(p.format(classifier=c) for p in self.prints_per_classifier for c in classifiers)]
 
 
 def rows(**columns) -> pd.DataFrame:
@@ -217,12 +236,25 @@ def table_rows(table: str, cells: list[dict], paper_rows: pd.DataFrame, present:
     return pd.concat([frame, unavailable(table, paper_rows, present, reason)], ignore_index=True)
 
 
-def verdict(row: pd.Series, causes: list[Cause]) -> str:
-    """``agrees``; ``differs: <cause>`` where a cause of the paper explains the cell; ``unexplained``;
-    or ``undetermined`` (no criterion applies: one repeat, other datasets, a runtime, a missing dataset)."""
+def verdict(row: pd.Series, causes: list[Cause]) -> tuple[str, str]:
+    """(verdict, cause) of a cell: ``agrees``; ``differs: <cause>`` where a cause of the paper explains the
+    cell (the first that does; the cause's name also in the second item); ``unexplained``; or
+    ``undetermined`` (no criterion applies: one repeat, other datasets, a runtime, a missing dataset)."""
     if row["measure"] in ("", "runtime_s") or pd.isna(row["agrees"]):
-        return "undetermined"
+        return "undetermined", ""
     if bool(row["agrees"]):
-        return "agrees"
-    cause = next((c.name for c in causes if c.applies(row)), None)
-    return f"differs: {cause}" if cause else "unexplained"
+        return "agrees", ""
+    cause = next((c.name for c in causes if c.explains(row)), "")
+    return (f"differs: {cause}" if cause else "unexplained"), cause
+
+
+def judged(report: pd.DataFrame, causes: list[Cause]) -> pd.DataFrame:
+    """``report`` with its ``verdict`` and ``cause`` columns filled (:func:`verdict`, row by row)."""
+    report = report.copy()
+    if "cause" not in report:
+        report["cause"] = ""
+    report["cause"] = report["cause"].fillna("")
+    judged_rows = [verdict(row, causes) for _, row in report.iterrows()]
+    report["verdict"] = [v for v, _ in judged_rows]
+    report["cause"] = [c for _, c in judged_rows]
+    return report

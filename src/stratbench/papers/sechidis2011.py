@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench.measure_table import LOWER_IS_BETTER, MEASURE_LABELS
-from stratbench.papers._paper import Cause, Paper, Study, half_unit, in_paper_names, rows
-from stratbench.table_format import Cell, PaperTable, best, dataset_block_table, number, ordered, pivot
+from stratbench.measures.names import LOWER_IS_BETTER, MEASURE_LABELS
+from stratbench.papers._paper import Cause, Paper, StudyTables, in_paper_names, rows, within_repeats
+from stratbench.tables.format import Cell, PaperTable, best, dataset_block_table, number, ordered, pivot
 
 STRATIFIERS = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
 DATASETS = {"tmc2007-500": "tmc2007"}
@@ -61,11 +61,8 @@ def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_spl
             a, b = float(ours.loc[key, "mean"]), float(row[measure])
             repeats = int(ours.loc[key, "repeats"]) if "repeats" in ours else 1
             s = float(ours.loc[key, "std"]) * np.sqrt(repeats / (repeats - 1)) if repeats > 1 else np.nan
-            if repeats < 2:
-                agrees, note = pd.NA, "undetermined: one repeat, no spread"
-            else:
-                agrees = abs(a - b) <= 2 * s + half_unit(row[measure]) + 1e-12
-                note = f"within 2 std of our {repeats} repeats"
+            agrees, band = within_repeats(a, float(ours.loc[key, "std"]), repeats, row[measure])
+            note = band if repeats < 2 else f"within 2 std of our {repeats} repeats"
             out.append(dict(dataset=key[0], stratifier=key[1], measure=measure, ours=a, ours_std=s, published=b,
                             agrees=agrees, note=note))
     return rows(table="Table 2", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
@@ -79,8 +76,9 @@ def _common_offsets(frame: pd.DataFrame) -> pd.DataFrame:
     """A cell outside the published std whose (classifier, dataset, measure) has every stratifier off
     in the same direction, and which lies within the published std once their mean offset is taken
     out: the classifiers differ (the paper's Weka forests through MULAN, ours scikit-learn's), not the
-    splits. Such cells get the offset and ``CLASSIFIER_OFFSET`` in their note."""
-    frame = frame.copy()
+    splits. Such cells get the offset and ``CLASSIFIER_OFFSET`` in their note, and the cause
+    ``classifier-offset`` in their ``cause`` column."""
+    frame = frame.assign(cause="")
     difference = frame["ours"] - frame["published"]
     for _, part in frame.groupby(["classifier", "dataset", "measure"]):
         d = difference[part.index].dropna()
@@ -91,6 +89,7 @@ def _common_offsets(frame: pd.DataFrame) -> pd.DataFrame:
             row = frame.loc[i]
             if not bool(row["agrees"]) and abs(row["ours"] - offset - row["published"]) <= row["published_std"] + 1e-12:
                 frame.loc[i, "note"] = f"{row['note']}; offset common to the {len(d)} stratifiers {offset:+.4g}: {CLASSIFIER_OFFSET}"
+                frame.loc[i, "cause"] = "classifier-offset"
     return frame
 
 
@@ -170,7 +169,7 @@ def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier
     our group holds the datasets the paper's did (``ours_over``, ``paper_over``: (classifier, group) →
     datasets, in the paper's names); else undetermined. ``spread`` (:func:`rank_intervals`): where a
     judged cell differs, its note gives our rank's bootstrap interval over the repeats and whether the
-    published rank lies within it (±0.05; ``RANK_NOISE``: the cause ``rank-noise``)."""
+    published rank lies within it (±0.05; ``RANK_NOISE`` in the note and ``rank-noise`` in ``cause``)."""
     def paper_names(frame):
         frame = frame[frame["stratifier"].isin(stratifier_names)]
         frame = frame.assign(stratifier=frame["stratifier"].map(stratifier_names), classifier=frame["classifier"].str.upper())
@@ -187,21 +186,23 @@ def compare_ranks(ranks: pd.DataFrame, published_ranks: pd.DataFrame, stratifier
         n = int(ours.loc[key, "datasets"])
         same = ours_over is None or paper_over is None or ours_over.get(key[:2]) == paper_over.get(key[:2])
         if same:
-            agrees, note = abs(a - b) <= 0.05 + 1e-9, f"printed to 1 decimal; N={n} here"
+            agrees, note, cause = abs(a - b) <= 0.05 + 1e-9, f"printed to 1 decimal; N={n} here", ""
             if not agrees and spread is not None and key in spread.index:
                 low, high, runs = (spread.loc[key, c] for c in ("low", "high", "repeats"))
                 inside = low - 0.05 - 1e-9 <= b <= high + 0.05 + 1e-9
                 note += (f"; 95% bootstrap interval of our {int(runs)} repeats {low:.2f}–{high:.2f}"
                          + (f": {RANK_NOISE}" if inside else ""))
+                cause = "rank-noise" if inside else ""
         else:
-            agrees, note = pd.NA, f"undetermined: other datasets ({', '.join(sorted(ours_over.get(key[:2], [])))})"
+            agrees, note, cause = pd.NA, f"undetermined: other datasets ({', '.join(sorted(ours_over.get(key[:2], [])))})", ""
         out.append(dict(classifier=key[0], group=key[1], measure=key[2], stratifier=key[3], ours=a, published=b,
-                        agrees=agrees, note=note))
-    frame = pd.DataFrame(out, columns=["classifier", "group", "measure", "stratifier", "ours", "published", "agrees", "note"])
+                        agrees=agrees, cause=cause, note=note))
+    frame = pd.DataFrame(out, columns=["classifier", "group", "measure", "stratifier", "ours", "published", "agrees", "cause",
+                                       "note"])
     return rows(table="Average ranks of the std", **frame)
 
 
-def compare(paper: Paper, study: Study) -> pd.DataFrame:
+def compare(paper: Paper, study: StudyTables) -> pd.DataFrame:
     """Every comparable cell of Tables 1, 2, 4–5 and the ranks (4–5 and the ranks where the study has them)."""
     pub = paper.published()
     names = {s: STRATIFIERS[s] for s in study.stratifiers if s in STRATIFIERS}
@@ -314,6 +315,9 @@ def score_layouts(inputs: dict, order=None) -> list:
 
 PAPER = Paper(
     layouts=layouts,
+    prints=("sechidis2011_table1", "sechidis2011_table2"),
+    fold_quality_table="sechidis2011_table2",
+    prints_per_classifier=("cv_estimates_{classifier}",),
     score_layouts=score_layouts,
     name="sechidis2011",
     citation="K. Sechidis, G. Tsoumakas, I. Vlahavas. On the Stratification of Multi-label Data. "
@@ -348,8 +352,7 @@ PAPER = Paper(
             "Hamming loss on the labelset folds than scikit-learn's.",
     },
     causes=[
-        Cause("classifier-offset", lambda r: str(r["table"]).startswith(("Table 4", "Table 5"))
-              and CLASSIFIER_OFFSET in str(r["note"]),
+        Cause("classifier-offset", None,
               "on a (dataset, measure) every stratifier's mean is off the published one in the same direction, and "
               "each lies within the published std once that common offset is taken out (the cell's note): the three "
               "splits compare as published, the classifier does not — the paper trained Weka's forests through "
@@ -367,7 +370,7 @@ PAPER = Paper(
               "0.00337 in file order). Ruled out before: label ties (MULAN takes the lowest index), fractional "
               "desired counts, the order of scene's two files "
               "(tests/test_published_protocols.py::test_rows_in_random_order_bring_is_closer_to_sechidis_table2)"),
-        Cause("rank-noise", lambda r: r["table"] == "Average ranks of the std" and RANK_NOISE in str(r["note"]),
+        Cause("rank-noise", None,
               "the published ranks are the ranks of the stds printed in Tables 4–5 (30 of 30 recomputable cells; "
               "tests/test_reproduction.py::test_the_published_ranks_are_the_ranks_of_the_printed_stds), so the "
               "definition is the same; an average rank of 3 stds over 5 or 6 datasets moves with the draw of the folds: "

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench.papers._paper import Cause, Paper, Study, draw_note, draws_file, table_rows, within_our_draws, within_repeats
-from stratbench.table_format import PaperTable, dataset_block_table
+from stratbench.papers._paper import Cause, Paper, StudyTables, draw_note, draws_file, table_rows, within_our_draws, within_repeats
+from stratbench.tables.format import PaperTable, dataset_block_table
 
 STRATIFIERS = {"optisplit_rld": "optisplit-rLD", "optisplit_dcp": "optisplit-DCP",
                "optisplit_rld_published": "optisplit-rLD", "optisplit_dcp_published": "optisplit-DCP",
@@ -40,7 +40,7 @@ def library_note(ours_name: str, paper_name: str) -> str:
     return f"published row ran scikit-multilearn's {paper_name}; ours: {kind}"
 
 
-def compare(paper: Paper, study: Study) -> pd.DataFrame:
+def compare(paper: Paper, study: StudyTables) -> pd.DataFrame:
     """Table 2: ED, LD, DCP, rLD against the mean over our repeats; the runtime beside, not judged."""
     table2 = paper.published()["table2"]
     summary = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
@@ -101,6 +101,8 @@ def layouts(inputs: dict, order=None) -> list:
 
 PAPER = Paper(
     layouts=layouts,
+    prints=("tiittanen2021_table2",),
+    fold_quality_table="tiittanen2021_table2",
     name="tiittanen2021",
     citation="O. Tiittanen, L. Holm, P. Törönen. Novel split quality measures for stratified multilabel "
              "cross validation with application to large and sparse gene ontology datasets. 2021.",

@@ -18,16 +18,20 @@ _REGISTRY = Registry("stratifier", [
     "stratbench.stratifiers.stratified_sampling",
     "stratbench.stratifiers.pmbsrs",
     "stratbench.stratifiers.hybrid",
-    "stratbench.stratifiers.group_kfold",
-    "stratbench.stratifiers.stratified_group_kfold",
-    "stratbench.stratifiers.maestros",
+    "stratbench.stratifiers.groups.group_kfold",
+    "stratbench.stratifiers.groups.stratified_group_kfold",
+    "stratbench.stratifiers.groups.maestros",
 ])
 register = _REGISTRY.register
 get = _REGISTRY.get
 resolve = _REGISTRY.resolve
+build = _REGISTRY.build
+entry_class = _REGISTRY.entry_class
 names = _REGISTRY.names
 
 from stratbench.labels import as_label_matrix  # noqa: E402
 from stratbench.stratifiers._base import MultilabelStratifier  # noqa: E402
+from stratbench.stratifiers.timing import timed_fold_ids  # noqa: E402
 
-__all__ = ["MultilabelStratifier", "as_label_matrix", "get", "names", "register", "resolve"]
+__all__ = ["MultilabelStratifier", "as_label_matrix", "build", "entry_class", "get", "names", "register", "resolve",
+           "timed_fold_ids"]

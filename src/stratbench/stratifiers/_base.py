@@ -9,7 +9,6 @@ bool or nullable dtypes); it is checked and converted once to CSR int8 0/1.
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
 
@@ -19,7 +18,8 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.validation import _num_samples
 
 from stratbench import StratbenchError
-from stratbench.labels import apportion, as_label_matrix
+from stratbench.labels import as_label_matrix
+from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, repair_empty
 
 
 def check_random_state(random_state) -> np.random.Generator:
@@ -45,49 +45,6 @@ def _check_random_state_value(random_state) -> None:
         raise StratbenchError(f"random_state={random_state}: a seed must be a non-negative integer")
 
 
-def _check_size(size, name: str) -> None:
-    """A holdout side as scikit-learn's shuffle splits take it: a share in (0, 1) or a count ≥ 1."""
-    if size is None:
-        return
-    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-        if size < 1:
-            raise StratbenchError(f"{name}={size}: a count of examples must be ≥ 1")
-        return
-    if isinstance(size, numbers.Real) and not isinstance(size, bool) and 0 < size < 1:
-        return
-    raise StratbenchError(f"{name} must be a share in (0, 1) or a count ≥ 1, got {size!r}")
-
-
-def holdout_sizes(n: int, test_size, train_size) -> tuple[int, int]:
-    """(n_train, n_test) as scikit-learn's shuffle splits round them: a float test share rounds up,
-    a float train share down, an int is a count, a missing side is the rest. An empty side, or
-    sides larger than n together, stop with a message."""
-    def count(size, name, rounding):
-        if size is None:
-            return None
-        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-            if not 0 < size < n:
-                raise StratbenchError(f"{name}={size} must be a count in [1, {n - 1}] for {n} examples")
-            return int(size)
-        if isinstance(size, numbers.Real) and 0 < size < 1:
-            return int(rounding(size * n))
-        raise StratbenchError(f"{name} must be a share in (0, 1) or a count, got {size!r}")
-
-    n_test, n_train = count(test_size, "test_size", math.ceil), count(train_size, "train_size", math.floor)
-    if n_test is None:
-        n_test = n - n_train
-    if n_train is None:
-        n_train = n - n_test
-    if n_train + n_test > n:
-        raise StratbenchError(f"train_size={train_size!r} and test_size={test_size!r} ask for {n_train} + {n_test} "
-                              f"of {n} examples")
-    if n_test == 0 or n_train == 0:
-        side = "test" if n_test == 0 else "train"
-        raise StratbenchError(f"with n_samples={n}, test_size={test_size!r} and train_size={train_size!r}, the "
-                              f"{side} set would be empty; adjust them")
-    return n_train, n_test
-
-
 class MultilabelStratifier(BaseCrossValidator):
     """Base class: subclasses implement ``_assign(Y, ratios, rng) -> subset id per row``.
 
@@ -105,7 +62,7 @@ class MultilabelStratifier(BaseCrossValidator):
     2. every test fold is non-empty whenever k ≤ n: when a method's own assignment leaves a subset
        empty, a final repair moves the cheapest example into it — from the subset furthest above its
        desired size, the example whose labels that subset holds most of (a label-less one first),
-       lowest row first among equals (:meth:`_repair`);
+       lowest row first among equals (:func:`~stratbench.stratifiers._sizes.repair_empty`);
     3. methods with ``equal_sizes = True`` give every subset n·r_j ± 1 examples (r_j its share);
     4. holdout sides follow scikit-learn's rounding (:func:`holdout_sizes`: test ⌈p·n⌉, train the rest
        or ⌊q·n⌋), exactly for the ``equal_sizes`` methods and as desired sizes for the others; a side
@@ -145,8 +102,8 @@ class MultilabelStratifier(BaseCrossValidator):
         least = 1 if self.holdout else 2
         if not isinstance(self.n_splits, numbers.Integral) or isinstance(self.n_splits, bool) or self.n_splits < least:
             raise StratbenchError(f"n_splits must be an integer ≥ {least}, got {self.n_splits!r}")
-        _check_size(self.test_size, "test_size")
-        _check_size(self.train_size, "train_size")
+        check_size(self.test_size, "test_size")
+        check_size(self.train_size, "train_size")
         if self.fold_shares is not None:
             if self.holdout:
                 raise StratbenchError("fold_shares is for k-fold mode; a holdout split takes test_size/train_size")
@@ -271,24 +228,8 @@ class MultilabelStratifier(BaseCrossValidator):
                           f"were asked (sizes {sizes.tolist()}); see 'Fold sizes' in config/README.md",
                           UserWarning, stacklevel=4)
 
-    @staticmethod
-    def fit_sizes(Y: sp.csr_matrix, ids: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """Move examples until every subset holds ``targets[j]`` examples: one at a time, from the subset
-        furthest above its target to the one furthest below, the example whose labels the giving subset
-        holds most of (cost Σ_λ∈Y_x 1/|S_donor^λ|, a label-less example first), lowest row among equals."""
-        ids = ids.copy()
-        sizes = np.bincount(ids, minlength=len(targets))
-        targets = np.asarray(targets, dtype=np.int64)
-        while (sizes != targets).any():
-            donor, taker = int(np.argmax(sizes - targets)), int(np.argmin(sizes - targets))
-            rows = np.flatnonzero(ids == donor)
-            cost = leaving_cost(Y, rows)
-            moves = min(int(sizes[donor] - targets[donor]), int(targets[taker] - sizes[taker]))
-            moved = rows[np.argsort(cost, kind="stable")[:moves]]
-            ids[moved] = taker
-            sizes[donor] -= moves
-            sizes[taker] += moves
-        return ids
+    fit_sizes = staticmethod(fit_sizes)  # the size repairs (stratifiers._sizes), for subclasses
+    _repair = staticmethod(repair_empty)
 
     def _checked(self, ids, rows: int, k: int) -> np.ndarray:
         ids = np.asarray(ids, dtype=np.int64)
@@ -302,32 +243,6 @@ class MultilabelStratifier(BaseCrossValidator):
         group's positives per label, ``sizes`` its number of examples; sizes are counted in examples.
         ``rows``: (Y, each row's group index), for a method that needs more than the label counts."""
         raise NotImplementedError
-
-    @staticmethod
-    def _repair(Y: sp.csr_matrix, ids: np.ndarray, ratios: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        """Fill every empty subset with one row (guarantee 2): taken from the subset furthest above its
-        desired size (with ≥ 2 rows), the one whose labels are most common in that subset — cost
-        Σ_λ∈Y_x 1/|S_donor^λ|, 0 for a label-less row — lowest row on ties. A row is an example, or a
-        group of ``weights[x]`` examples (sizes then counted in examples)."""
-        members = np.bincount(ids, minlength=len(ratios))
-        if members.all() or len(ids) < len(ratios):
-            return ids
-        weights = np.ones(len(ids)) if weights is None else np.asarray(weights, dtype=float)
-        sizes = np.bincount(ids, weights=weights, minlength=len(ratios))
-        ids = ids.copy()
-        desired = weights.sum() * np.asarray(ratios)
-        for empty in np.flatnonzero(members == 0):
-            surplus = np.where(members >= 2, sizes - desired, -np.inf)
-            donor = int(np.argmax(surplus))
-            rows = np.flatnonzero(ids == donor)
-            cost = leaving_cost(Y, rows)
-            moved = rows[int(np.argmin(cost))]
-            ids[moved] = empty
-            members[donor] -= 1
-            members[empty] += 1
-            sizes[donor] -= weights[moved]
-            sizes[empty] += weights[moved]
-        return ids
 
     def _assign(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
@@ -359,14 +274,6 @@ class MultilabelStratifier(BaseCrossValidator):
         return self.n_splits
 
 
-def leaving_cost(Y: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
-    """What each of a subset's ``rows`` costs its labels if it leaves: Σ_λ∈Y_x 1/|S^λ| over the subset
-    (0 for a label-less row), the order in which the repairs move rows out."""
-    sub = Y[rows]
-    held = np.bincount(sub.indices, minlength=Y.shape[1]).astype(float)
-    return np.asarray(sub @ (1.0 / np.maximum(held, 1.0))).ravel() if sub.nnz else np.zeros(len(rows))
-
-
 def group_matrix(Y: sp.csr_matrix, groups: np.ndarray) -> tuple[np.ndarray, sp.csr_matrix, np.ndarray]:
     """(each row's group index, groups × L positive counts, group sizes), groups numbered by first
     appearance, so singleton groups are the rows themselves in row order.
@@ -393,11 +300,3 @@ def legacy_random_state(stratifier) -> np.random.RandomState:
         raise StratbenchError(f"{type(stratifier).__name__}: the published protocol draws from np.random.seed(s): "
                               f"random_state must be an integer, got {seed!r}")
     return np.random.RandomState(int(seed) % 2**32)
-
-
-def windows(order: np.ndarray, ratios: np.ndarray) -> np.ndarray:
-    """Subset ids for contiguous windows over ``order`` with sizes ``apportion(n, ratios)``."""
-    n = len(order)
-    folds = np.empty(n, dtype=np.int64)
-    folds[order] = np.repeat(np.arange(len(ratios)), apportion(n, ratios))
-    return folds

@@ -26,50 +26,9 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._rng import randbelow
+from stratbench.stratifiers._kernels import COMPAT, choose_fold, place_unlabelled, randbelow
 
 LABEL_TIES = ("random", "lowest_index")
-COMPAT = ("paper", "skmultilearn")
-
-
-@numba.njit(cache=True)
-def _argmax_tie(values, state, tol):  # pragma: no cover - compiled
-    """Index of the maximum of ``values``, ties (within tol) broken uniformly at random."""
-    best = values[0]
-    for j in range(1, values.shape[0]):
-        if values[j] > best:
-            best = values[j]
-    n_ties = 0
-    pick = 0
-    for j in range(values.shape[0]):
-        if values[j] >= best - tol:
-            n_ties += 1
-            if n_ties == 1 or randbelow(state, n_ties) == 0:  # reservoir sampling
-                pick = j
-    return pick
-
-
-@numba.njit(cache=True)
-def _choose_fold(desired_label, desired_fold, state, use_overall):  # pragma: no cover - compiled
-    """argmax_j c_j^l, ties by argmax c_j (if ``use_overall``), further ties at random."""
-    k = desired_label.shape[0]
-    best = desired_label[0]
-    for j in range(1, k):
-        if desired_label[j] > best:
-            best = desired_label[j]
-    best_overall = -np.inf
-    if use_overall:
-        for j in range(k):
-            if desired_label[j] == best and desired_fold[j] > best_overall:
-                best_overall = desired_fold[j]
-    n_ties = 0
-    pick = 0
-    for j in range(k):
-        if desired_label[j] == best and (not use_overall or desired_fold[j] == best_overall):
-            n_ties += 1
-            if n_ties == 1 or randbelow(state, n_ties) == 0:
-                pick = j
-    return pick
 
 
 @numba.njit(cache=True)
@@ -83,31 +42,6 @@ def _with_room(desired_label, desired_fold, room):  # pragma: no cover - compile
         else:
             masked[j] = -np.inf
     return masked if any_room else desired_label
-
-
-@numba.njit(cache=True)
-def place_unlabelled(fold, desired_fold, state, skmultilearn, weights):  # pragma: no cover - compiled
-    """Examples without labels (fold < 0): in row order each to the fold with the largest c_j, ties at
-    random (MULAN); or (``skmultilearn``) in descending order to a random fold among those with c_j > 0.
-    A row weighs ``weights[x]`` examples (a group of them; 1 for an example)."""
-    n = fold.shape[0]
-    k = desired_fold.shape[0]
-    for t in range(n):
-        x = n - 1 - t if skmultilearn else t
-        if fold[x] >= 0:
-            continue
-        m = -1
-        if skmultilearn:
-            n_open = 0
-            for j in range(k):
-                if desired_fold[j] > 0:
-                    n_open += 1
-                    if n_open == 1 or randbelow(state, n_open) == 0:
-                        m = j
-        if m < 0:
-            m = _argmax_tie(desired_fold, state, 0.0)
-        fold[x] = m
-        desired_fold[m] -= weights[x]
 
 
 @numba.njit(cache=True)
@@ -162,10 +96,10 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
             if fold[x] >= 0:
                 continue
             if weights[x] > 1.0:  # a group: only to a fold with room for half of it, where one has
-                m = _choose_fold(_with_room(desired_label[label], desired_fold, 0.5 * weights[x]), desired_fold,
+                m = choose_fold(_with_room(desired_label[label], desired_fold, 0.5 * weights[x]), desired_fold,
                                  state, not skmultilearn)
             else:
-                m = _choose_fold(desired_label[label], desired_fold, state, not skmultilearn)
+                m = choose_fold(desired_label[label], desired_fold, state, not skmultilearn)
             fold[x] = m
             desired_fold[m] -= weights[x]
             for pp in range(indptr[x], indptr[x + 1]):

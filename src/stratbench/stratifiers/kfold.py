@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, windows
+from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers._sizes import windows
 
 
 @register("kfold")

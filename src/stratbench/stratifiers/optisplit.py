@@ -22,7 +22,8 @@ import numpy as np
 
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, windows
+from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers._sizes import windows
 
 METHODS = {"rld": 0, "dcp": 1, "ld": 2}
 

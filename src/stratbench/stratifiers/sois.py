@@ -34,8 +34,7 @@ from stratbench import StratbenchError
 from stratbench.labels import label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._rng import randbelow
-from stratbench.stratifiers.iterative import COMPAT, _choose_fold, place_unlabelled
+from stratbench.stratifiers._kernels import COMPAT, choose_fold, place_unlabelled, randbelow
 
 SELECT = {"paper": 0, "docstring": 1, "pairs_first": 2, "skmultilearn": 3}
 
@@ -167,7 +166,7 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
             x = combo_rows[stop - 1 - t] if skmultilearn else combo_rows[start + t]
             if fold[x] >= 0:
                 continue
-            f = _choose_fold(desired[e], desired_fold, state, not skmultilearn)
+            f = choose_fold(desired[e], desired_fold, state, not skmultilearn)
             fold[x] = f
             desired_fold[f] -= 1.0
             for pp in range(row_ptr[x], row_ptr[x + 1]):

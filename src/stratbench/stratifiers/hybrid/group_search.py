@@ -22,7 +22,7 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench.stratifiers._rng import randbelow
+from stratbench.stratifiers._kernels import randbelow
 
 
 def group_combinations(comb, member: np.ndarray, n_groups: int) -> sp.csr_matrix:

@@ -12,7 +12,7 @@ from sklearn.model_selection import StratifiedGroupKFold
 from stratbench import StratbenchError
 from stratbench.labels import labelset_ids
 from stratbench.stratifiers import register
-from stratbench.stratifiers._group_baseline import GroupBaseline, folds_of_splits
+from stratbench.stratifiers.groups._baseline import GroupBaseline, folds_of_splits
 
 
 @register("stratified_group_kfold")

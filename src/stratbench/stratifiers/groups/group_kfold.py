@@ -7,7 +7,7 @@ import numpy as np
 from sklearn.model_selection import GroupKFold
 
 from stratbench.stratifiers import register
-from stratbench.stratifiers._group_baseline import GroupBaseline, folds_of_splits
+from stratbench.stratifiers.groups._baseline import GroupBaseline, folds_of_splits
 
 
 @register("group_kfold")

@@ -2,7 +2,7 @@
 :class:`Cell`, a rule between blocks, the numbers behind the cells for the CSV) in Markdown, HTML and
 LaTeX (booktabs); numbers, counts and p-values formatted as printed; the best of a row marked. The
 papers' own layouts live in their modules (:mod:`stratbench.papers`), the study's tables in
-:mod:`stratbench.paper_tables`."""
+:mod:`stratbench.papers.tables`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from stratbench.measure_table import COUNT_MEASURES, FOLD_QUALITY_LABELS
+from stratbench.measures.names import COUNT_MEASURES, FOLD_QUALITY_LABELS
 
 
 @dataclass(frozen=True)

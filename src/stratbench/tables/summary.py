@@ -3,7 +3,7 @@
 Per (dataset, stratifier, classifier, measure): the mean and std over the k folds of each repeat
 (std with ddof=0, as MULAN's ``MultipleEvaluation``; a NaN fold makes both NaN, as in Sechidis
 2011 Table 4), then averaged over repeats. Ranks and tests: :mod:`stratbench.stats`; the tables laid
-out as the papers print them (CSV, Markdown, LaTeX): :mod:`stratbench.paper_tables`.
+out as the papers print them (CSV, Markdown, LaTeX): :mod:`stratbench.papers.tables`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every measure stratbench reports, described once: its printed label, its direction, whether it is a
 count, and which comparisons rank it. Tables, figures, statistics, the grid and the reports all read
-this table; the formulas themselves live in :mod:`stratbench.fold_quality` and :mod:`stratbench.measures`.
+this table; the formulas themselves live in :mod:`stratbench.measures.fold_quality` and :mod:`stratbench.measures.classification`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from stratbench.stratifiers import register
-from stratbench.stratifiers._group_baseline import GroupBaseline, folds_of_splits
+from stratbench.stratifiers.groups._baseline import GroupBaseline, folds_of_splits
 
 
 @register("maestros")

@@ -37,7 +37,7 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    (k-fold), any folds may be the ones that hold ⌈n/k⌉ (ED is the same), each example going to its
    cheapest fold with room. Should the result still have more empty (fold, label) cells than IS's
    start, the search is also run from IS's start and the better kept.
-6. **LD polish** (:mod:`stratbench.stratifiers.ld_polish`): swaps of rows between folds that lower LD
+6. **LD polish** (:mod:`stratbench.stratifiers.hybrid.ld_polish`): swaps of rows between folds that lower LD
    exactly, blended with LPD (ω = ``polish``), never raising FLZ nor DCP's hinge: the squared errors
    of F round past LD's integer optimum (the optimality gap of docs/ALGORITHMS.md §11.3).
 
@@ -56,10 +56,10 @@ from stratbench import StratbenchError
 from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._rng import randbelow
-from stratbench.stratifiers.group_search import _cap, group_combinations, group_search
+from stratbench.stratifiers._kernels import randbelow
+from stratbench.stratifiers.hybrid.group_search import _cap, group_combinations, group_search
+from stratbench.stratifiers.hybrid.ld_polish import polish_ld
 from stratbench.stratifiers.iterative import iterative_fold_ids
-from stratbench.stratifiers.ld_polish import polish_ld
 from stratbench.stratifiers.sois import SELECT, sois_kernel
 
 # The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
@@ -374,7 +374,7 @@ class HybridStratification(MultilabelStratifier):
             raise StratbenchError(f"start must be 'both', 'iterative' or 'sois', got {self.start!r}")
 
     def _assign_groups(self, counts, sizes, ratios, rng, rows=None):
-        """Whole groups (:mod:`stratbench.stratifiers.group_search`): grouped IS's subsets, then moves
+        """Whole groups (:mod:`stratbench.stratifiers.hybrid.group_search`): grouped IS's subsets, then moves
         and swaps of groups that lower F without emptying a (subset, label) cell or moving sizes further
         from their targets. Singleton groups: the hybrid's own folds."""
         if np.all(sizes == 1):

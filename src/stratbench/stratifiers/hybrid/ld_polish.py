@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from stratbench.labels import fold_counts, labelset_ids
-from stratbench.stratifiers._rng import randbelow
+from stratbench.stratifiers._kernels import randbelow
 
 EXHAUSTIVE_WORK = 2 * 10**8  # combinations read per pass up to which every (fold, labelset) partner is tried
 CYCLE_WORK = 10 * EXHAUSTIVE_WORK  # the same for 3-cycles (tried only where no swap improves: the last passes)

@@ -1,0 +1,153 @@
+"""A study's config: read from YAML, validated against the JSON schema (``data/config.schema.yaml``,
+its defaults filled in), and checked for what a schema cannot see (:func:`check_study`: datasets in the
+registry or files that exist, k no larger than any dataset, methods that resolve and accept their
+parameters, groups and seeds that fit). Every config error stops here with one line naming the key,
+before any job runs."""
+
+from __future__ import annotations
+
+import warnings
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from stratbench import StratbenchError, classifiers, papers, stratifiers
+from stratbench.datasets import registry
+from stratbench.datasets.local import file_list
+
+SCHEMA = resources.files("stratbench") / "data" / "config.schema.yaml"
+REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
+
+
+def validate_config(config: dict, schema_path=SCHEMA) -> None:
+    """Check ``config`` against the JSON schema and fill in its defaults. The first error stops with
+    one line naming the key (``config: n_folds: …``), not the schema."""
+    import jsonschema
+    from snakemake.utils import validate
+
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(config))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path)
+        raise StratbenchError(f"config{': ' + where if where else ''}: {error.message}")
+    validate(config, str(schema_path))  # fills in the schema's defaults
+
+
+def read_config(path: str | Path) -> dict:
+    """The YAML study file ``path`` as a dict; a file that cannot be read, or is not YAML, stops with
+    one line naming the file, and the line and column of a syntax error."""
+    path = Path(path)
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StratbenchError(f"{path}: cannot read the study: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context = getattr(exc, "context", None)
+        raise StratbenchError(f"{path}{where}: not valid YAML: {problem}{f' ({context})' if context else ''}") from None
+    if not isinstance(config, dict):
+        raise StratbenchError(f"{path}: a study is a YAML mapping (study: …, datasets: …), not {type(config).__name__}")
+    return config
+
+
+def check_study(study) -> None:
+    """What the schema cannot check, before any job runs: datasets in the registry (or files that
+    exist), n_splits no larger than any dataset, methods that resolve and take their parameters,
+    groups that name datasets of the study."""
+    k = study.n_splits
+    for d in study.datasets:
+        m = study.mulan_name(d)
+        if m is not None and m not in registry.names():
+            raise StratbenchError(
+                f"config: dataset {d!r} is not a MULAN dataset of the registry "
+                f"({', '.join(registry.names())}) and has no 'synthetic' or 'files' entry"
+            )
+        if m is None and d in registry.names():
+            raise StratbenchError(f"config: dataset {d!r} shadows the MULAN dataset of that name")
+        if study.local_spec(d):
+            missing = [f for f in file_list(study.local_spec(d)) if not Path(f).is_file()]
+            if missing:
+                raise StratbenchError(f"config: dataset {d!r}: no such file {missing[0]}")
+        examples = study.shape(d)[0]
+        if k > examples:
+            raise StratbenchError(f"config: n_splits={k} is greater than the {examples} examples of dataset {d!r}")
+    for d, entry in study.entries.items():
+        if len(entry.kinds) > 1:
+            raise StratbenchError(f"config: dataset {d!r} has {len(entry.kinds)} kinds ({', '.join(entry.kinds)}): give one")
+    for kind, methods in (("stratifier", study.stratifiers), ("classifier", study.classifiers)):
+        for name in methods:
+            try:
+                study.method_class(kind, name)
+            except StratbenchError as exc:
+                raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
+    _check_groups(study)
+    for kind, methods in (("stratifier", study.stratifiers), ("classifier", study.classifiers)):
+        for name, spec in methods.items():
+            if spec.get("params") or (kind == "classifier" and study.forest):
+                _try_method(study, kind, name, spec)
+    if study.reproduces is not None:
+        try:
+            papers.get(study.reproduces)  # a registered paper, or one by dotted path (imported and registered)
+        except StratbenchError as exc:
+            raise StratbenchError(f"config: reproduces: {study.reproduces!r} is not a paper of stratbench.papers "
+                                  f"({', '.join(papers.names())}): {exc}") from None
+    if study.config.get("classifier_repeats", 0) > len(study.repeats):
+        raise StratbenchError(f"config: classifier_repeats={study.config['classifier_repeats']} is more than the "
+                              f"{len(study.repeats)} repeats")
+    unknown = sorted(set(study.classifier_stratifiers) - set(study.stratifiers))
+    if unknown:
+        raise StratbenchError(f"config: classifier_stratifiers names stratifiers not in `stratifiers`: {unknown}")
+    if len(study.config.get("split_seeds") or study.repeats) < len(study.repeats):
+        raise StratbenchError(f"config: split_seeds has {len(study.config['split_seeds'])} seeds for "
+                              f"{len(study.repeats)} repeats")
+    unknown = sorted(set(study.optimum.get("datasets", [])) - set(study.datasets))
+    if unknown:
+        raise StratbenchError(f"config: grid.optimum.datasets names unknown datasets {unknown}")
+    for group, members in (study.config.get("dataset_groups") or {}).items():
+        unknown = sorted(set(members) - set(study.datasets))
+        if unknown:
+            raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+
+def _check_groups(study) -> None:
+    """Grouped datasets are split by the grid (a study with ``grid:``), by stratifiers that split
+    whole groups; the group baselines (``needs_groups``) split grouped datasets only."""
+    grouped = [d for d in study.datasets if study.grouped(d)]
+    if grouped and not study.grid_ks:
+        raise StratbenchError(f"config: dataset {grouped[0]!r} is grouped: grouped datasets are split by a grid "
+                              "study (grid: {n_splits: [...]}, as config/grouped2026.yaml)")
+    for name in study.stratifiers:
+        cls = study.method_class("stratifier", name)
+        if grouped and not cls.supports_groups:
+            raise StratbenchError(f"config: stratifier {name!r} does not split by groups, and dataset "
+                                  f"{grouped[0]!r} is grouped: its rows would leak across folds")
+        ungrouped = [d for d in study.datasets if not study.grouped(d)]
+        if ungrouped and getattr(cls, "needs_groups", False):
+            raise StratbenchError(f"config: stratifier {name!r} splits grouped data only, and dataset "
+                                  f"{ungrouped[0]!r} has no groups (give it groups: {{clusters: 15}})")
+
+def _try_method(study, kind: str, name: str, spec: dict) -> None:
+    """Build the method with its parameters and run it on a toy problem, so that a parameter it does
+    not take, or a value it refuses, stops now with one line naming it."""
+    k = study.n_splits
+    Y = np.tile(np.eye(3, dtype=np.int8), (2 * k, 1))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if kind == "stratifier":
+                groups = np.arange(len(Y)) // 2 if getattr(study.method_class(kind, name), "needs_groups", False) else None
+                study.stratifier(name, n_splits=k, random_state=0).fold_ids(Y, groups)
+            else:
+                model = study.classifier(name, random_state=0)
+                forest = model.make_forest(0) if hasattr(model, "make_forest") else None
+                if hasattr(forest, "_validate_params"):
+                    forest._validate_params()  # the forest's own parameter constraints, n_estimators included
+                if isinstance(getattr(model, "n_estimators", None), int) and model.n_estimators > 2:
+                    model.n_estimators = 2  # a small forest for the toy fit
+                model.fit(np.arange(len(Y), dtype=float)[:, None], Y)
+    except Exception as exc:  # noqa: BLE001 - any refusal is a config error here
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise StratbenchError(f"config: {kind} {name!r} with params {spec.get('params', {})}: {message}") from None

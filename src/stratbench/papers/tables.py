@@ -1,0 +1,76 @@
+"""A study's tables as the papers print them: each registered paper's own layouts (its module:
+Sechidis et al. 2011, Tables 1, 2 and 4–5; Szymański & Kajdanowicz 2017, Table 1; Tiittanen et al. 2021,
+Table 2), and the tables every study has: the average ranks of the fold-quality measures and the
+Friedman / Nemenyi tests (:mod:`stratbench.tables.ranks`). Which tables a study prints is known from the
+papers' declarations before any job runs (:func:`table_names`); :func:`study_tables` makes them and
+refuses a layout that prints a table its paper does not declare."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from stratbench import StratbenchError, papers
+from stratbench.measures.names import FOLD_QUALITY_LABELS, MEASURE_LABELS
+from stratbench.tables.format import PaperTable
+from stratbench.tables.ranks import ranks_table, tests_table
+
+FOLD_QUALITY_RANKS = "fold_quality_ranks"  # every study's: the average ranks of the fold-quality measures
+SCORE_TESTS = "friedman_nemenyi"  # every study with classifiers: the Friedman / Nemenyi tests of the scores' std
+
+
+def _registered() -> list[papers.Paper]:
+    return [papers.get(name) for name in papers.names()]
+
+
+def table_names(classifiers=()) -> list[str]:
+    """Every paper table of a study whose evaluated classifiers are ``classifiers`` (none: a fold-quality
+    study), in print order: each paper's fold-quality tables (registry order), the fold-quality ranks, each
+    paper's classifier tables, the tests."""
+    registered = _registered()
+    names = [n for paper in registered for n in paper.prints] + [FOLD_QUALITY_RANKS]
+    if classifiers:
+        names += [n for paper in registered for n in paper.table_names(classifiers)[len(paper.prints):]]
+        names.append(SCORE_TESTS)
+    return names
+
+
+def fold_quality_table_names() -> list[str]:
+    """Each paper's table of fold-quality measures (collected in ``fold_quality_papers.md``)."""
+    return [p.fold_quality_table for p in _registered() if p.fold_quality_table]
+
+
+def _declared(paper: papers.Paper, made: list[PaperTable | None], names: list[str]) -> list[PaperTable]:
+    """``made`` (a paper's layouts' tables) when each is one of ``names``, the tables it declares."""
+    made = [t for t in made if t is not None]
+    extra = [t.name for t in made if t.name not in names]
+    if extra:
+        raise StratbenchError(f"paper {paper.name}: its layouts print {extra}, which it does not declare "
+                              f"(Paper.prints, Paper.prints_per_classifier)")
+    return made
+
+
+def study_tables(statistics: pd.DataFrame, fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = None,
+                 fold_quality_ranks: pd.DataFrame | None = None, fold_quality_tests: pd.DataFrame | None = None,
+                 summary: pd.DataFrame | None = None, ranks: pd.DataFrame | None = None,
+                 score_tests: pd.DataFrame | None = None, order: list[str] | None = None) -> list[PaperTable]:
+    """Every paper table of one study, in print order: each paper's fold-quality layouts (registry
+    order), the fold-quality ranks, each paper's classifier layouts, the tests (the score tables only if
+    it has classifiers); stratifiers in ``order`` (the config's), others after them."""
+    inputs = dict(statistics=statistics, fold_quality=fold_quality, runtime=runtime, summary=summary, ranks=ranks)
+    registered = _registered()
+    tables = [t for paper in registered if paper.layouts for t in _declared(paper, paper.layouts(inputs, order), list(paper.prints))]
+    if fold_quality_ranks is not None and fold_quality_tests is not None:
+        tables.append(ranks_table(fold_quality_ranks, fold_quality_tests, FOLD_QUALITY_RANKS,
+                                  "Average rank of each fold-quality measure over all datasets (1 = lowest), "
+                                  "Friedman p-value (Iman–Davenport) and Nemenyi critical difference (CD)",
+                                  labels=FOLD_QUALITY_LABELS, order=order))
+    if summary is not None and not summary.empty:
+        classifiers = tuple(dict.fromkeys(summary["classifier"])) if "classifier" in summary else ()
+        tables += [t for paper in registered if paper.score_layouts
+                   for t in _declared(paper, paper.score_layouts(inputs, order), paper.table_names(classifiers))]
+        if score_tests is not None:
+            tables.append(tests_table(score_tests, SCORE_TESTS,
+                                      "Friedman and Iman–Davenport tests on the std over folds of each measure, "
+                                      "and the Nemenyi critical difference (CD) of the average ranks",
+                                      ["classifier", "measure"], MEASURE_LABELS))
+    return [t for t in tables if t is not None]

@@ -1,0 +1,93 @@
+"""The compiled helpers the stratifiers share: a tiny counter-based RNG (splitmix64; deterministic,
+self-contained) and the fold choices of iterative stratification that SOIS makes too (Sechidis et al.
+2011, Algorithm 1; Szymański & Kajdanowicz 2017)."""
+
+import numba
+import numpy as np
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+COMPAT = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow
+
+
+@numba.njit(cache=True)
+def next_u64(state):  # pragma: no cover - compiled
+    """Advance ``state`` (a 1-element uint64 array) and return the next 64-bit output."""
+    state[0] += _GAMMA
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def randbelow(state, m):  # pragma: no cover - compiled
+    """A uniform integer in [0, m) (modulo bias below 2⁻⁴⁰ for the m used here)."""
+    return np.int64(next_u64(state) % np.uint64(m))
+
+
+@numba.njit(cache=True)
+def argmax_tie(values, state, tol):  # pragma: no cover - compiled
+    """Index of the maximum of ``values``, ties (within tol) broken uniformly at random."""
+    best = values[0]
+    for j in range(1, values.shape[0]):
+        if values[j] > best:
+            best = values[j]
+    n_ties = 0
+    pick = 0
+    for j in range(values.shape[0]):
+        if values[j] >= best - tol:
+            n_ties += 1
+            if n_ties == 1 or randbelow(state, n_ties) == 0:  # reservoir sampling
+                pick = j
+    return pick
+
+
+@numba.njit(cache=True)
+def choose_fold(desired_label, desired_fold, state, use_overall):  # pragma: no cover - compiled
+    """argmax_j c_j^l, ties by argmax c_j (if ``use_overall``), further ties at random."""
+    k = desired_label.shape[0]
+    best = desired_label[0]
+    for j in range(1, k):
+        if desired_label[j] > best:
+            best = desired_label[j]
+    best_overall = -np.inf
+    if use_overall:
+        for j in range(k):
+            if desired_label[j] == best and desired_fold[j] > best_overall:
+                best_overall = desired_fold[j]
+    n_ties = 0
+    pick = 0
+    for j in range(k):
+        if desired_label[j] == best and (not use_overall or desired_fold[j] == best_overall):
+            n_ties += 1
+            if n_ties == 1 or randbelow(state, n_ties) == 0:
+                pick = j
+    return pick
+
+
+@numba.njit(cache=True)
+def place_unlabelled(fold, desired_fold, state, skmultilearn, weights):  # pragma: no cover - compiled
+    """Examples without labels (fold < 0): in row order each to the fold with the largest c_j, ties at
+    random (MULAN); or (``skmultilearn``) in descending order to a random fold among those with c_j > 0.
+    A row weighs ``weights[x]`` examples (a group of them; 1 for an example)."""
+    n = fold.shape[0]
+    k = desired_fold.shape[0]
+    for t in range(n):
+        x = n - 1 - t if skmultilearn else t
+        if fold[x] >= 0:
+            continue
+        m = -1
+        if skmultilearn:
+            n_open = 0
+            for j in range(k):
+                if desired_fold[j] > 0:
+                    n_open += 1
+                    if n_open == 1 or randbelow(state, n_open) == 0:
+                        m = j
+        if m < 0:
+            m = argmax_tie(desired_fold, state, 0.0)
+        fold[x] = m
+        desired_fold[m] -= weights[x]
