@@ -2,9 +2,10 @@
 
 Sub-packages: :mod:`stratbench.datasets` (MULAN reader, registry, download, synthetic generator),
 :mod:`stratbench.stratifiers` (scikit-learn compatible multi-label cross-validators),
-:mod:`stratbench.classifiers` (multi-label classifiers over random forests). Modules:
-:mod:`stratbench.measures.fold_quality`, :mod:`stratbench.measures.classification`, :mod:`stratbench.tables.summary`,
-:mod:`stratbench.figures`, :mod:`stratbench.seeds`, :mod:`stratbench.config`.
+:mod:`stratbench.classifiers` (multi-label classifiers over random forests), :mod:`stratbench.measures`
+(fold quality, classification measures, their names and directions), :mod:`stratbench.tables` (summaries and
+printed tables), :mod:`stratbench.papers` (the reproduced papers). Modules: :mod:`stratbench.figures`,
+:mod:`stratbench.seeds`, :mod:`stratbench.config` (a study's config), :mod:`stratbench.study`.
 """
 
 __version__ = "0.1.0"

@@ -77,10 +77,10 @@ def paper_claims(read: Read, subject: str, style, paper=None):
 
 
 RECIPES: dict[str, Callable] = {
-    "rank_bars": rank_bars,
-    "critical_difference": critical_difference,
     "std_by_stratifier": std_by_stratifier,
     "fold_distribution": fold_distribution,
+    "rank_bars": rank_bars,
+    "critical_difference": critical_difference,
     "runtime": runtime,
     "paper_claims": paper_claims,
 }
