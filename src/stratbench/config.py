@@ -13,12 +13,11 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from stratbench import StratbenchError, classifiers, papers, stratifiers
+from stratbench import StratbenchError, papers
 from stratbench.datasets import registry
 from stratbench.datasets.local import file_list
 
 SCHEMA = resources.files("stratbench") / "data" / "config.schema.yaml"
-REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
 
 
 def validate_config(config: dict, schema_path=SCHEMA) -> None:
