@@ -1,22 +1,3 @@
-rule fold_quality:
-    input:
-        data=lambda w: study.dataset_file(w.dataset),
-        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        code=code("measures/fold_quality.py", "labels"),
-    output:
-        f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-    log:
-        f"logs/{study.name}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
-    benchmark:
-        f"{study.results}/benchmarks/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
-    conda:
-        ENV
-    resources:
-        **asks("fold_quality"),
-    script:
-        "../scripts/fold_quality.py"
-
-
 rule gather_fold_quality:
     input:
         expand(

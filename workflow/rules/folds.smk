@@ -1,14 +1,17 @@
 rule make_folds:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=lambda w: method_sources("stratifier", w.stratifier),
+        code=lambda w: method_sources("stratifier", w.stratifier) + code("measures/fold_quality.py", "labels"),
     output:
-        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
-        runtime=f"{study.results}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+        # every repeat of one (dataset, stratifier) in one job: a split and its measures take milliseconds
+        # to seconds, a job's start-up seconds
+        folds=expand(f"{study.results}/folds/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.npz", r=study.repeats),
+        runtime=expand(f"{study.results}/runtime/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.csv", r=study.repeats),
+        quality=expand(f"{study.results}/fold_quality/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.csv", r=study.repeats),
     log:
-        f"logs/{study.name}/make_folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+        f"logs/{study.name}/make_folds/{{dataset}}/{{stratifier}}.log",
     benchmark:
-        f"{study.results}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+        f"{study.results}/benchmarks/folds/{{dataset}}/{{stratifier}}.tsv"
     conda:
         ENV
     resources:
@@ -16,7 +19,8 @@ rule make_folds:
     params:
         spec=lambda w: study.stratifiers[w.stratifier],
         n_splits=study.n_splits,
-        seed=lambda w: study.split_seed(w.dataset, int(w.repeat)),
+        repeats=study.repeats,
+        seeds=lambda w: [study.split_seed(w.dataset, r) for r in study.repeats],
     script:
         "../scripts/make_folds.py"
 

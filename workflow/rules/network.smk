@@ -1,18 +1,20 @@
 rule network_stability:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        folds=expand(f"{study.results}/folds/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.npz", r=study.repeats),
         code=code("network.py"),
     output:
-        f"{study.results}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+        expand(f"{study.results}/network/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.csv", r=study.repeats),
     log:
-        f"logs/{study.name}/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+        f"logs/{study.name}/network_stability/{{dataset}}/{{stratifier}}.log",
     benchmark:
-        f"{study.results}/benchmarks/network_stability/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+        f"{study.results}/benchmarks/network_stability/{{dataset}}/{{stratifier}}.tsv"
     conda:
         ENV
     resources:
         **asks("network_stability"),
+    params:
+        repeats=study.repeats,
     script:
         "../scripts/network_stability.py"
 

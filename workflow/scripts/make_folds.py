@@ -1,6 +1,6 @@
-"""Split one dataset with one stratifier for one repeat; write the fold id of every example and
-the stratifier's wall time (:func:`stratbench.stratifiers.timed_fold_ids`: after a warm-up call, so JIT
-compilation is not counted)."""
+"""Split one dataset with one stratifier for every repeat of the study, in one process: write each
+repeat's fold ids, the stratifier's wall time (:func:`stratbench.stratifiers.timed_fold_ids`: after a
+warm-up call, so JIT compilation is not counted) and the folds' quality (ED, LD, FZ, FLZ, … as tidy rows)."""
 from stratbench._snakemake import setup
 
 setup(snakemake)
@@ -11,15 +11,22 @@ import pandas as pd
 from stratbench import stratifiers
 from stratbench.datasets import load_dataset
 from stratbench.io import save_npz, write_csv
+from stratbench.measures.fold_quality import fold_quality
 
-w, p = snakemake.wildcards, snakemake.params
+w, p, out = snakemake.wildcards, snakemake.params, snakemake.output
 Y = load_dataset(snakemake.input.data).Y
-splitter = stratifiers.build(w.stratifier, p.spec, n_splits=p.n_splits, random_state=p.seed)
-try:
-    folds, seconds = stratifiers.timed_fold_ids(splitter, Y)
-except ValueError as exc:
-    raise SystemExit(f"{snakemake.input.data}: {w.stratifier}: {exc}") from None
-save_npz(snakemake.output.folds, fold=folds.astype(np.int32), n_splits=np.int64(p.n_splits), seed=np.int64(p.seed))
-write_csv(snakemake.output.runtime, pd.DataFrame(
-    [(w.dataset, w.stratifier, int(w.repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds)],
-    columns=["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"]))
+for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
+    splitter = stratifiers.build(w.stratifier, p.spec, n_splits=p.n_splits, random_state=seed)
+    try:
+        folds, seconds = stratifiers.timed_fold_ids(splitter, Y)
+    except ValueError as exc:
+        raise SystemExit(f"{snakemake.input.data}: {w.stratifier}: {exc}") from None
+    folds = folds.astype(np.int32)
+    save_npz(out.folds[i], fold=folds, n_splits=np.int64(p.n_splits), seed=np.int64(seed))
+    write_csv(out.runtime[i], pd.DataFrame(
+        [(w.dataset, w.stratifier, int(repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds)],
+        columns=["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"]))
+    values = fold_quality(Y, folds.astype(np.int64), int(p.n_splits))
+    write_csv(out.quality[i], pd.DataFrame(
+        [(w.dataset, w.stratifier, int(repeat), m, float(v)) for m, v in values.items()],
+        columns=["dataset", "stratifier", "repeat", "measure", "value"]))

@@ -90,8 +90,9 @@ def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
 
 
 def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, planned: dict[str, int]) -> list[Job]:
-    """Every job of the workflow with its cost: the fetch/parse/generate, fold, fold-quality, network,
-    evaluation and grid jobs of every dataset from its calibration, and as many aggregation jobs as the
+    """Every job of the workflow with its cost: the fetch/parse/generate jobs, the fold jobs (every repeat's
+    split and fold quality of a dataset × stratifier), network, evaluation and grid jobs of every dataset
+    from its calibration, and as many aggregation jobs as the
     plan holds (every rule of the plan must have a cost model)."""
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
@@ -113,18 +114,15 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 jobs.append(Job("grid_optimum", d, cpu_s=wall * o["workers"], wall_s=wall,
                                 mem_mb=int(BASE_MB + 500 + 40 * c.y_mb), after=("dataset",)))
             continue
-        for s, split_s in c.stratifier_s.items():
+        for s, split_s in c.stratifier_s.items():  # one job per (dataset, stratifier): every repeat's split
+            folds_s = startup + c.load_s + len(repeats) * (split_s + c.fold_quality_s)
+            jobs.append(Job("make_folds", d, s, cpu_s=folds_s, wall_s=folds_s, mem_mb=int(BASE_MB + 30 * c.y_mb),
+                            after=("dataset",)))
+            if "network_stability" in planned and d in network:
+                net_s = startup + c.load_s + len(repeats) * c.network_s
+                jobs.append(Job("network_stability", d, s, cpu_s=net_s, wall_s=net_s, mem_mb=int(BASE_MB + 10 * c.y_mb),
+                                after=("make_folds",)))
             for r in repeats:
-                fold_s = startup + c.load_s + split_s
-                jobs.append(Job("make_folds", d, s, repeat=r, cpu_s=fold_s, wall_s=fold_s,
-                                mem_mb=int(BASE_MB + 30 * c.y_mb), after=("dataset",)))
-                quality_s = startup + c.load_s + c.fold_quality_s
-                jobs.append(Job("fold_quality", d, s, repeat=r, cpu_s=quality_s, wall_s=quality_s,
-                                mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
-                if "network_stability" in planned and d in network:
-                    net_s = startup + c.load_s + c.network_s
-                    jobs.append(Job("network_stability", d, s, repeat=r, cpu_s=net_s, wall_s=net_s,
-                                    mem_mb=int(BASE_MB + 10 * c.y_mb), after=("make_folds",)))
                 evaluated = r in study.classifier_repeats and s in study.classifier_stratifiers
                 for name, f in c.forests.items() if evaluated else ():
                     jobs.append(evaluation_job(d, s, name, r, f, c, k, study.threads, startup))
@@ -153,7 +151,7 @@ def simulate(jobs: list[Job], cores: int) -> float:
     for everything else); free cores go to the ready job with the longest wall time that fits, each
     job taking min(threads, cores) cores."""
     def fold_key(j):
-        return (j.dataset, j.stratifier, j.repeat)
+        return (j.dataset, j.stratifier)
 
     dataset_job = {j.dataset: i for i, j in enumerate(jobs) if j.rule == "dataset"}
     folds_job = {fold_key(j): i for i, j in enumerate(jobs) if j.rule == "make_folds"}
@@ -164,7 +162,7 @@ def simulate(jobs: list[Job], cores: int) -> float:
         parents = []
         if j.rule in ("make_folds", "grid_quality") and j.dataset in dataset_job:
             parents = [dataset_job[j.dataset]]
-        elif j.rule in ("fold_quality", "network_stability", "evaluate") and fold_key(j) in folds_job:
+        elif j.rule in ("network_stability", "evaluate") and fold_key(j) in folds_job:
             parents = [folds_job[fold_key(j)]]
         elif j.rule == "aggregate":
             parents = last

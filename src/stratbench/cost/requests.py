@@ -25,12 +25,13 @@ BASE_MB = 250            # a Python job with numpy, scipy, scikit-learn and pand
 WORKER_MB = 60           # a forked worker's own pages
 FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables, figures (seconds each)
 
-# rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds",
-# "fold_quality", "network_stability", "evaluate", "grid_quality", "grid_optimum", or "aggregate" (a gather, table,
+# rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds" (every repeat's
+# split and fold quality of a dataset × stratifier), "network_stability" (every repeat's), "evaluate",
+# "grid_quality", "grid_optimum", or "aggregate" (a gather, table,
 # figure or report job: start-up plus a few seconds), "target" (no job)
 RULES = {
     "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
-    "make_folds": "make_folds", "fold_quality": "fold_quality", "network_stability": "network_stability",
+    "make_folds": "make_folds", "network_stability": "network_stability",
     "evaluate": "evaluate", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
     **dict.fromkeys([
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
@@ -41,7 +42,7 @@ RULES = {
 }
 # kinds whose jobs last seconds and travel in groups on a cluster (workflow/profiles/slurm `groups:`): a
 # group submission asks for the sum of its members' runtimes, so these add no safety minutes of their own
-GROUPED_KINDS = {"dataset", "make_folds", "fold_quality", "network_stability"}
+GROUPED_KINDS = {"dataset", "make_folds", "network_stability"}
 
 
 def cost_model(rule: str) -> str:
