@@ -71,7 +71,7 @@ def in_process(out: Path) -> pd.DataFrame:
     fq_ranks, fq_tests, _ = step("ranks and tests of fold quality",
                                  lambda: compare(fq[fq.measure.isin(RANKED_MEASURES)], "mean", ["measure"], groups))
     tables = step("paper tables (objects)", lambda: study_tables(stats, fq, runtime, fq_ranks, fq_tests, summary, ranks,
-                                                                 tests, order=STRATIFIERS))
+                                                                 tests, order=STRATIFIERS, paper="sechidis2011"))
     step("paper tables (render md/tex/html)", lambda: [(t.markdown(), t.latex(), t.html()) for t in tables])
     step("figures (rank bars, CD, fold spread; PNG+PDF)", lambda: [
         save_figure(f, out / f"{i}.png", out / f"{i}.pdf") for i, f in enumerate([

@@ -28,7 +28,7 @@ from stratbench import cost
 from stratbench._snakemake import planned_jobs
 from stratbench.study import Study
 
-GROUP_OF = {"make_folds": "folds", "fold_quality": "folds", "network_stability": "folds", "grid_quality": None,
+GROUP_OF = {"make_folds": "folds", "network_stability": "folds", "grid_quality": None,
             "dataset": "data", "aggregate": "aggregate"}
 COMPONENTS = {"folds": 20, "data": 20, "aggregate": 100}
 

@@ -14,10 +14,10 @@ def test_simulation_by_hand():
     assert simulate([Job("evaluate", threads=2, wall_s=10), Job("evaluate", wall_s=10)], 2) == 20
     # a job asking more threads than cores runs on all of them
     assert simulate([Job("evaluate", threads=8, wall_s=5)], 2) == 5
-    # dependencies: dataset (3 s) → folds (2 s) → evaluate (4 s) and fold quality (1 s); aggregate after all
-    jobs = [Job("dataset", "d", wall_s=3), Job("make_folds", "d", "s", repeat=0, wall_s=2),
-            Job("evaluate", "d", "s", "br", 0, wall_s=4), Job("fold_quality", "d", "s", repeat=0, wall_s=1),
-            Job("aggregate", wall_s=1)]
+    # dependencies: dataset (3 s) → folds of every repeat (2 s) → evaluate (4 s) and network (1 s); aggregate after all
+    jobs = [Job("dataset", "d", wall_s=3), Job("make_folds", "d", "s", wall_s=2),
+            Job("evaluate", "d", "s", "br", 0, wall_s=4), Job("evaluate", "d", "s", "br", 1, wall_s=4),
+            Job("network_stability", "d", "s", wall_s=1), Job("aggregate", wall_s=1)]
     assert simulate(jobs, 4) == 3 + 2 + 4 + 1
 
 
@@ -26,9 +26,9 @@ def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, m
     config = tiny_config(mirror, classifier_stratifiers=["iterative"], network_stability={"max_labels": 5})
     jobs, table, calibration = cost.estimate(config, cores=2, workdir=tmp_path, samples=4, log=lambda m: None)
     planned = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
-    rules = ("make_folds", "fold_quality", "evaluate", "network_stability")
+    rules = ("make_folds", "evaluate", "network_stability")  # a fold job per (dataset, stratifier): both repeats
     counted = {rule: sum(j.rule == rule for j in jobs) for rule in rules}
-    assert counted == {rule: planned[rule] for rule in counted} == dict(zip(rules, (8, 8, 4, 4)))
+    assert counted == {rule: planned[rule] for rule in counted} == dict(zip(rules, (4, 4, 2)))
     evaluate = [j for j in jobs if j.rule == "evaluate"]
     assert all(j.forests > 0 and j.cpu_s > 0 and j.mem_mb > cost.BASE_MB for j in evaluate)
     emotions = [j for j in evaluate if j.dataset == "emotions"]

@@ -23,7 +23,7 @@ def test_user_methods_run_end_to_end_and_adding_them_reruns_only_their_jobs(tmp_
 
     plan = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
     datasets, repeats = len(config["datasets"]), config["repeats"]
-    assert plan["make_folds"] == plan["fold_quality"] == datasets * repeats  # the new stratifier only
+    assert plan["make_folds"] == datasets and "fold_quality" not in plan  # the new stratifier only, every repeat
     # evaluation: the new stratifier with both classifiers, the new classifier on the old stratifiers
     assert plan["evaluate"] == datasets * repeats * (2 + 2)
     assert "generate_dataset" not in plan and "dataset_statistics" not in plan
@@ -40,7 +40,23 @@ def test_user_methods_run_end_to_end_and_adding_them_reruns_only_their_jobs(tmp_
     with np.load(tmp_path / "results" / "my_study" / "folds" / "dependent" / "cardinality" / "rep0.npz") as z:
         folds = z["fold"]
     assert np.bincount(folds).tolist() == [60] * 5  # 300 rows dealt round robin
-    assert "cardinality" in (tables / "paper" / "cv_estimates_extra_trees_br.md").read_text()
+    assert "cardinality" in (tables / "summary.md").read_text()  # no paper tables: the study reproduces none
+    assert not (tables / "paper" / "cv_estimates_extra_trees_br.md").exists()
+
+    # `stratbench check`, `estimate` and `figure` read the study as Snakemake does, import_paths included
+    from stratbench.__main__ import main
+
+    study_file = tmp_path / "my_study.yaml"
+    study_file.write_text(yaml.safe_dump(config, sort_keys=False))
+    assert main(["check", "--configfile", str(study_file)]) == 0
+    out = tmp_path / "cardinality_ranks.png"
+    assert main(["figure", "rank_bars", "--subject", "br", "--configfile", str(study_file), "--directory",
+                 str(tmp_path), "--out", str(out)]) == 0
+    assert out.read_bytes() == (tmp_path / "results" / "my_study" / "figures" / "rank_bars_br.png").read_bytes()
+    assert main(["estimate", "--configfile", str(study_file), "--directory", str(tmp_path), "--cores", "2",
+                 "--samples", "2", "--out", str(tmp_path / "estimate")]) == 0
+    jobs = pd.read_csv(tmp_path / "estimate" / "jobs.csv")
+    assert (jobs.loc[jobs["rule"] == "make_folds", "stratifier"] == "cardinality").sum() == 2  # one per dataset
 
 
 def test_the_user_stratifier_stratifies_label_cardinality():

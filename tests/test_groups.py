@@ -196,11 +196,11 @@ def test_the_baselines_are_the_libraries_own_splits():
 
 
 def test_groups_made_from_features_and_the_grouped_generator(tmp_path):
-    from stratbench.datasets.core import MultiLabelDataset, load_dataset, save_dataset
+    from stratbench.datasets.core import MultilabelDataset, load_dataset, save_dataset
     from stratbench.datasets.groups import dataset_groups
 
     X = np.array([[0.0, 1.0], [0.0, 1.0], [5.0, 5.0], [0.0, 1.0], [5.0, 5.0], [9.0, 0.0]])
-    ds = MultiLabelDataset("d", X, sp.csr_matrix(np.eye(6, 2, dtype=np.int8)), ["a", "b"], ["x", "y"])
+    ds = MultilabelDataset("d", X, sp.csr_matrix(np.eye(6, 2, dtype=np.int8)), ["a", "b"], ["x", "y"])
     assert dataset_groups(ds, {"duplicates": True}, 0).tolist() == [0, 0, 1, 0, 1, 2]
     clusters = dataset_groups(ds, {"clusters": 2}, 0)  # 3 clusters: the three distinct points
     assert len(set(clusters)) == 3 and clusters[0] == clusters[1] == clusters[3] and clusters[2] == clusters[4]

@@ -33,3 +33,18 @@ def test_npz_bytes_do_not_depend_on_when_they_were_written(tmp_path):
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     with np.load(tmp_path / "b.npz") as z:
         np.testing.assert_array_equal(z["fold"], arrays["fold"])
+
+
+def test_write_rows_writes_what_pandas_writes(tmp_path):
+    """A split job writes its small tables without pandas (stratbench.io.write_rows): byte for byte the
+    CSV that write_csv (pandas) writes of the same rows, for the floats a fold-quality table holds."""
+    import pandas as pd
+
+    from stratbench.io import write_csv, write_rows
+
+    values = [0.0, -0.0, 0.1, 1 / 3, 1e-05, 2.5e-18, 123456789.123, 1e16, 7.0, float("inf"), float("nan"), 0.0001]
+    columns = ["dataset", "stratifier", "repeat", "measure", "value"]
+    rows = [("emotions", "iterative", r, f"m{r}", v) for r, v in enumerate(values)] + [("a,b", 'q"s', 99, "x", 1.5)]
+    write_rows(tmp_path / "a.csv", columns, rows)
+    write_csv(tmp_path / "b.csv", pd.DataFrame(rows, columns=columns))
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()

@@ -133,7 +133,12 @@ def test_a_study_document_compiles(tmp_path):
                                     examples_per_labelset_min=1, examples_per_labelset_avg=10.0,
                                     examples_per_labelset_max=30, examples_per_label_min=3,
                                     examples_per_label_avg=20.5, examples_per_label_max=50) for d in ("d1", "d2")])
-    tables = study_tables(statistics, fold_quality_frame(), summary=summary_frame(), ranks=ranks_frame())
+    from stratbench import papers
+
+    tables = list({t.name: t for paper in papers.names()  # every paper's layouts, and every study's tables
+                   for t in study_tables(statistics, fold_quality_frame(), summary=summary_frame(), ranks=ranks_frame(),
+                                         paper=paper)}.values())
+    assert {"sechidis2011_table2", "szymanski2017_table1", "cv_estimates_br"} <= {t.name for t in tables}
     for t in tables:
         (tmp_path / f"{t.name}.tex").write_text(t.latex())
         assert _balanced(t.latex()), t.name

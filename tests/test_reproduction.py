@@ -230,9 +230,10 @@ def test_a_fourth_paper_is_one_module_and_its_csvs(monkeypatch):
     assert "**toy-yeast** (1 cells): a toy reason" in reproduction_markdown(report, "toy2030", "demo")
     from stratbench.papers.tables import study_tables
 
-    printed = {t.name: t for t in study_tables(pd.DataFrame(columns=["dataset", "labelsets_per_example"]), ours)}
+    printed = {t.name: t for t in study_tables(pd.DataFrame(columns=["dataset", "labelsets_per_example"]), ours,
+                                               paper="toy2030")}
     assert "| emotions | iterative | 0.0301 |" in printed["toy2030_table"].markdown()  # its layout, beside the others'
-    assert "szymanski2017_table1" not in printed  # no pair measures in this study
+    assert "szymanski2017_table1" not in printed  # the study reproduces the toy paper alone
     config = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1, "stratifiers": {"iterative": {}}, "reproduces": "toy2030",
               "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}}
     assert Study.checked(dict(config)).reproduces == "toy2030"

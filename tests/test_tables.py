@@ -48,3 +48,22 @@ def test_fold_quality_summary_over_repeats():
                      columns=["dataset", "stratifier", "repeat", "measure", "value"])
     row = summarise_fold_quality(q).iloc[0]
     assert row["mean"] == pytest.approx(0.2) and row["std"] == pytest.approx(0.1) and row["repeats"] == 2
+
+
+def test_the_fold_quality_summary_prints_its_measures_in_one_format_without_helper_columns():
+    """A column per printed measure (the measure table's order and names), mean and std at the same fixed
+    decimals (the column's smallest non-zero mean to 2 significant digits; counted measures 1 decimal): no
+    '± 2.5e-18', no pair_zero_share_2dp."""
+    from stratbench.tables.summary import decimals, fold_quality_markdown
+
+    rows = [("d", s, m, mean, std) for s, values in (("iterative", (1.8, 0.0123, 2.5e-18, 1.0)), ("random", (0.0, 0.0456, 0.02, 1.5)))
+            for m, mean, std in zip(("ED", "LD", "pair_zero_share_2dp_std", "FZ"), values, (0.2, 0.0012, 2.5e-18, 0.5))]
+    summary = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"])
+    md = fold_quality_markdown(summary)
+    header = md.splitlines()[2]
+    assert [c.strip() for c in header.strip("|").split("|")] == ["dataset", "stratifier", "ED", "LD", "FZ"]
+    import re
+
+    assert "| d | iterative | 1.8 ± 0.2 | 0.012 ± 0.001 | 1.0 ± 0.5 |" in re.sub(" +", " ", md)
+    assert "e-" not in md and "2dp" not in md
+    assert (decimals([0.0, 0.0456, 0.0123]), decimals([1.8, 3.4]), decimals([0, 0]), decimals([2.0], counted=True)) == (3, 1, 0, 1)

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError, stratifiers
 from stratbench.config import read_config
 from stratbench.datasets import generate_synthetic
-from stratbench.datasets.core import MultiLabelDataset, save_dataset
+from stratbench.datasets.core import MultilabelDataset, save_dataset
 from stratbench.labels import as_label_matrix
 from stratbench.stats import compare, exact_friedman_p, friedman, nemenyi_too_few, with_all_group
 from stratbench.study import Study
@@ -232,7 +232,7 @@ def test_classifier_parameters_are_checked_with_their_own_values():
 
 
 def test_a_label_never_positive_is_warned_of_at_import(tmp_path):
-    ds = MultiLabelDataset("mine", np.zeros((3, 1)), sp.csr_matrix([[1, 0, 0], [1, 0, 1], [0, 0, 1]]),
+    ds = MultilabelDataset("mine", np.zeros((3, 1)), sp.csr_matrix([[1, 0, 0], [1, 0, 1], [0, 0, 1]]),
                            ["a", "b", "c"], ["x"])
     with pytest.warns(UserWarning, match=r"dataset 'mine': 1 of 3 labels are never positive \(b\)"):
         save_dataset(ds, tmp_path / "mine.npz")

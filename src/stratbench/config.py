@@ -6,6 +6,10 @@ before any job runs."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import inspect
+import json
 import warnings
 from importlib import resources
 from pathlib import Path
@@ -87,7 +91,7 @@ def check_study(study) -> None:
     for kind, methods in (("stratifier", study.stratifiers), ("classifier", study.classifiers)):
         for name, spec in methods.items():
             if spec.get("params") or (kind == "classifier" and study.forest):
-                _try_method(study, kind, name, spec)
+                _try_method_once(study, kind, name, spec)
     if study.reproduces is not None:
         try:
             papers.get(study.reproduces)  # a registered paper, or one by dotted path (imported and registered)
@@ -127,6 +131,30 @@ def _check_groups(study) -> None:
         if ungrouped and getattr(cls, "needs_groups", False):
             raise StratbenchError(f"config: stratifier {name!r} splits grouped data only, and dataset "
                                   f"{ungrouped[0]!r} has no groups (give it groups: {{clusters: 15}})")
+
+CHECKED = Path(".snakemake") / "stratbench" / "checked"  # methods already tried with their parameters
+
+
+def _try_method_once(study, kind: str, name: str, spec: dict) -> None:
+    """:func:`_try_method`, remembered: a method whose class (its module's source) and parameters were tried
+    before in this working folder is not tried again, so planning a study again costs no toy fits (and no
+    scikit-learn import)."""
+    cls = study.method_class(kind, name)
+    try:
+        source = Path(inspect.getfile(cls)).read_bytes()
+    except (OSError, TypeError):
+        source = b""
+    key = hashlib.sha256(json.dumps([kind, name, spec, study.forest if kind == "classifier" else {}, study.n_splits,
+                                     cls.__module__, cls.__qualname__], sort_keys=True, default=str).encode()
+                         + source).hexdigest()
+    mark = CHECKED / key
+    if mark.is_file():
+        return
+    _try_method(study, kind, name, spec)
+    with contextlib.suppress(OSError):  # a read-only folder: tried again next time
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.write_text(f"{kind} {name}\n", encoding="utf-8")
+
 
 def _try_method(study, kind: str, name: str, spec: dict) -> None:
     """Build the method with its parameters and run it on a toy problem, so that a parameter it does

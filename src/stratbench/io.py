@@ -68,6 +68,29 @@ def write_text(path: str | os.PathLike, text: str) -> None:
         Path(tmp).write_text(text, encoding="utf-8")
 
 
+def write_rows(path: str | os.PathLike, columns: list[str], rows: list[tuple]) -> None:
+    """Write ``rows`` under the header ``columns`` as CSV atomically, byte for byte as :func:`write_csv` writes
+    the same table (floats as Python's shortest round-trip repr, NaN empty, text quoted where it holds a
+    comma, quote or line break), without pandas: a split job's small tables.
+
+    >>> import pandas as pd, tempfile
+    >>> rows = [("emotions", 0, 0.1, float("nan")), ("a,b", 1, 1e-05, 2.0)]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_rows(f"{d}/a.csv", ["d", "r", "x", "y"], rows)
+    ...     write_csv(f"{d}/b.csv", pd.DataFrame(rows, columns=["d", "r", "x", "y"]))
+    ...     Path(f"{d}/a.csv").read_bytes() == Path(f"{d}/b.csv").read_bytes()
+    True
+    """
+    def cell(v) -> str:
+        if isinstance(v, float | np.floating):
+            return "" if v != v else repr(float(v))
+        text = str(v)
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') else text
+
+    lines = [",".join(cell(c) for c in columns), *(",".join(cell(v) for v in row) for row in rows)]
+    write_text(path, "\n".join(lines) + "\n")
+
+
 def write_csv(path: str | os.PathLike, frame) -> None:
     """Write a pandas DataFrame as CSV atomically; floats use Python's shortest round-trip repr."""
     with atomic_path(path) as tmp:

@@ -23,7 +23,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+
+
+def _scipy_stats():
+    """scipy.stats, imported where a test is computed (its import is most of a study's planning time)."""
+    from scipy import stats
+
+    return stats
 
 RANK_COLUMNS = ["group", "stratifier", "average_rank", "datasets"]
 TEST_COLUMNS = ["group", "datasets", "methods", "chi2", "chi2_p", "iman_davenport_F", "F_df1", "F_df2", "F_p",
@@ -76,11 +82,11 @@ def friedman_from_ranks(average_ranks: pd.Series, n_blocks: int, ranks: np.ndarr
         return Friedman(N, k, average_ranks, np.nan, np.nan, np.nan, df, np.nan, note=reason)
     chi2 = 12.0 * N / (k * (k + 1)) * (float(np.sum(average_ranks.to_numpy() ** 2)) - k * (k + 1) ** 2 / 4.0)
     chi2 = max(chi2, 0.0)  # rounding can leave −1e−15 when the methods tie in every block
-    chi2_p = float(stats.chi2.sf(chi2, k - 1))
+    chi2_p = float(_scipy_stats().chi2.sf(chi2, k - 1))
     denominator = N * (k - 1) - chi2
     if denominator > 1e-9:
         f = (N - 1) * chi2 / denominator
-        f_p, note = float(stats.f.sf(f, *df)), ""
+        f_p, note = float(_scipy_stats().f.sf(f, *df)), ""
     else:
         f, f_p, note = np.nan, np.nan, "F undefined: every dataset ranks the methods alike"
     exact = exact_friedman_p(ranks) if ranks is not None else np.nan
@@ -141,7 +147,7 @@ def nemenyi_too_few(k: int, n_blocks: int, alpha: float = 0.05) -> bool:
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """q_α of the Nemenyi test: the studentized range quantile (1 − α; k, ∞) divided by √2."""
-    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+    return float(_scipy_stats().studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
 def critical_difference(k: int, n_blocks: int, alpha: float = 0.05) -> float:
@@ -157,7 +163,7 @@ def nemenyi_pvalues(average_ranks: pd.Series, n_blocks: int) -> pd.DataFrame:
     r = average_ranks.to_numpy(dtype=float)
     scale = np.sqrt(k * (k + 1) / (6.0 * n_blocks))
     statistic = np.abs(r[:, None] - r[None, :]) * np.sqrt(2.0) / scale
-    p = stats.studentized_range.sf(statistic, k, np.inf)
+    p = _scipy_stats().studentized_range.sf(statistic, k, np.inf)
     np.fill_diagonal(p, 1.0)
     return pd.DataFrame(np.clip(p, 0.0, 1.0), index=average_ranks.index, columns=average_ranks.index)
 
@@ -260,7 +266,7 @@ def control_against_others(table: pd.DataFrame, control: str, others, alpha: flo
         pair = table[[control, other]].dropna()
         d = (pair[control] - pair[other]).to_numpy()
         wins, losses = int((d < 0).sum()), int((d > 0).sum())
-        p = float(stats.wilcoxon(d, alternative="less", zero_method="wilcox").pvalue) if wins + losses else 1.0
+        p = float(_scipy_stats().wilcoxon(d, alternative="less", zero_method="wilcox").pvalue) if wins + losses else 1.0
         rows.append(dict(other=other, datasets=len(d), wins=wins, losses=losses, ties=len(d) - wins - losses, p=p))
     out = pd.DataFrame(rows, columns=["other", "datasets", "wins", "losses", "ties", "p"])
     out["p_holm"] = holm(out["p"]) if len(out) else []

@@ -44,9 +44,9 @@ rule paper_tables:
     input:
         unpack(paper_table_inputs),
     output:
+        **({"fold_quality_papers": f"{study.results}/tables/fold_quality_papers.md"} if study.reproduces else {}),
         document=f"{study.results}/tables/paper/tables.tex",
         markdown=f"{study.results}/tables/paper_tables.md",
-        fold_quality_papers=f"{study.results}/tables/fold_quality_papers.md",
         tables=paper_table_files(),
         html=[
             report(

@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import stratbench
+from snakemake.logging import logger
 from stratbench import cost, papers
 from stratbench.papers import tables as paper_tables
 from stratbench._snakemake import use_import_paths
@@ -89,7 +90,7 @@ def score_files():
 
 
 # the paper tables, as the papers declare them (stratbench.papers): each paper's, then every study's
-PAPER_TABLES = paper_tables.table_names(EVALUATED if study.classifiers else ())
+PAPER_TABLES = paper_tables.table_names(study.reproduces, EVALUATED if study.classifiers else ())
 
 
 def paper_table_files():
@@ -162,6 +163,15 @@ def job_outputs(*kinds):
     ]
 
 
+def rank_figures(subject, datasets):
+    """The rank bars and CD diagrams of ``subject`` (a classifier, or fold_quality): none over one dataset,
+    where every rank is a single draw and no test can separate two methods (said in one line)."""
+    if datasets >= 2:
+        return [f"rank_bars_{subject}", f"critical_difference_{subject}"]
+    logger.info(f"{subject}: no rank figures or CD diagrams: ranks over {datasets} dataset compare nothing")
+    return []
+
+
 def all_outputs():
     tables = f"{study.results}/tables"
     if study.grid_ks:  # a fold-quality grid study: its tables, CD diagrams and recommendation only
@@ -185,14 +195,13 @@ def all_outputs():
         f"{tables}/fold_quality.csv",
         f"{tables}/fold_quality_summary.md",
         f"{tables}/stratifier_runtime.csv",
-        f"{tables}/fold_quality_papers.md",
+        *([f"{tables}/fold_quality_papers.md"] if study.reproduces else []),
         f"{tables}/fold_quality_ranks.csv",
         f"{tables}/paper_tables.md",
         f"{tables}/paper/tables.tex",
         *paper_table_files(),
         *figures(
-            "rank_bars_fold_quality",
-            "critical_difference_fold_quality",
+            *rank_figures("fold_quality", len(study.datasets)),
             "stratifier_runtime",
             *(f"label_shares_{d}" for d in study.datasets),
         ),
@@ -213,10 +222,7 @@ def all_outputs():
         f"{tables}/average_ranks.csv",
         f"{tables}/friedman_nemenyi.csv",
         *figures(
-            *(
-                f"{kind}_{c}"
-                for c in EVALUATED
-                for kind in ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference")
-            )
+            *(f"{kind}_{c}" for c in EVALUATED for kind in ("std_by_stratifier", "fold_distribution")),
+            *(f for c in EVALUATED for f in rank_figures(c, len(study.classifier_datasets(c)))),
         ),
     ]

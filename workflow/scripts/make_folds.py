@@ -1,16 +1,16 @@
 """Split one dataset with one stratifier for every repeat of the study, in one process: write each
 repeat's fold ids, the stratifier's wall time (:func:`stratbench.stratifiers.timed_fold_ids`: after a
-warm-up call, so JIT compilation is not counted) and the folds' quality (ED, LD, FZ, FLZ, … as tidy rows)."""
+warm-up call, so JIT compilation is not counted) and the folds' quality (ED, LD, FZ, FLZ, … as tidy rows).
+It imports numpy, scipy.sparse, numba and the stratifier: no scikit-learn, pandas or matplotlib."""
 from stratbench._snakemake import setup
 
 setup(snakemake)
 
 import numpy as np
-import pandas as pd
 
 from stratbench import stratifiers
 from stratbench.datasets import load_dataset
-from stratbench.io import save_npz, write_csv
+from stratbench.io import save_npz, write_rows
 from stratbench.measures.fold_quality import fold_quality
 
 w, p, out = snakemake.wildcards, snakemake.params, snakemake.output
@@ -23,10 +23,8 @@ for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
         raise SystemExit(f"{snakemake.input.data}: {w.stratifier}: {exc}") from None
     folds = folds.astype(np.int32)
     save_npz(out.folds[i], fold=folds, n_splits=np.int64(p.n_splits), seed=np.int64(seed))
-    write_csv(out.runtime[i], pd.DataFrame(
-        [(w.dataset, w.stratifier, int(repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds)],
-        columns=["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"]))
+    write_rows(out.runtime[i], ["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"],
+               [(w.dataset, w.stratifier, int(repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds)])
     values = fold_quality(Y, folds.astype(np.int64), int(p.n_splits))
-    write_csv(out.quality[i], pd.DataFrame(
-        [(w.dataset, w.stratifier, int(repeat), m, float(v)) for m, v in values.items()],
-        columns=["dataset", "stratifier", "repeat", "measure", "value"]))
+    write_rows(out.quality[i], ["dataset", "stratifier", "repeat", "measure", "value"],
+               [(w.dataset, w.stratifier, int(repeat), m, float(v)) for m, v in values.items()])

@@ -8,18 +8,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from stratbench import papers
 from stratbench.io import write_csv, write_text
 from stratbench.papers.tables import fold_quality_table_names, study_tables
 from stratbench.tables.documents import html_page, latex_document
 
 inp, out = snakemake.input, snakemake.output
-if snakemake.params.paper:  # the study's paper, registered (a user's by dotted path) before its tables are made
-    papers.get(snakemake.params.paper)
+paper = snakemake.params.paper  # the paper the study reproduces (a user's by dotted path), or None
 optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "score_tests") if k in inp.keys()}
 tables = {t.name: t for t in study_tables(pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), pd.read_csv(inp.runtime),
                                           pd.read_csv(inp.fold_quality_ranks), pd.read_csv(inp.fold_quality_tests),
-                                          **optional, order=snakemake.params.stratifiers)}
+                                          **optional, order=snakemake.params.stratifiers, paper=paper)}
 folder = Path(out.document).parent
 names = snakemake.params.names
 for name in names:
@@ -32,5 +30,6 @@ for name in names:
     write_text(folder / f"{name}.html", html_page([table], table.caption))
 write_text(out.document, latex_document(names, f"stratbench study {snakemake.params.study}"))
 write_text(out.markdown, "\n".join(tables[n].markdown() for n in names))
-fold_quality_papers = [n for n in fold_quality_table_names() if n in tables]
-write_text(out.fold_quality_papers, "\n".join(tables[n].markdown() for n in fold_quality_papers))
+if paper:
+    fold_quality_papers = [n for n in fold_quality_table_names(paper) if n in tables]
+    write_text(out.fold_quality_papers, "\n".join(tables[n].markdown() for n in fold_quality_papers))

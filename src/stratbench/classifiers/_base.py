@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.ensemble import RandomForestClassifier
 
 from stratbench.classifiers._forests import ForestTask, apply, train
 
@@ -34,6 +33,8 @@ class MultilabelClassifier:
 
     def make_forest(self, seed: int):
         """The unfitted forest of one sub-problem (override to use another scikit-learn classifier)."""
+        from sklearn.ensemble import RandomForestClassifier  # imported where a forest is made, not to plan a study
+
         return RandomForestClassifier(
             n_estimators=self.n_estimators, max_features=self.max_features,
             n_jobs=self.n_jobs, random_state=int(seed), **self.forest_params,

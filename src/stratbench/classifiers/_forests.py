@@ -30,9 +30,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import clone
 
 DENSE_LIMIT_BYTES = 2 << 30  # never densify an X larger than this (float32)
+
+
+def _clone(forest):
+    """scikit-learn's ``clone`` (imported where a forest is trained)."""
+    from sklearn.base import clone
+
+    return clone(forest)
 
 
 @dataclass
@@ -79,7 +85,7 @@ def train(task: ForestTask, X_train, n_jobs: int = 1):
     if not task.trains_forest():
         return task.constant()  # None for a one-labelset LP task
     X = _rows(task, X_train)
-    forest = clone(task.forest)
+    forest = _clone(task.forest)
     if "n_jobs" in forest.get_params():
         forest.set_params(n_jobs=n_jobs)
     with _expected_warnings():
@@ -157,7 +163,7 @@ def streamed_proba(forest, X, y, X_test) -> tuple[np.ndarray, np.ndarray]:
     order as one fit of all trees; each new tree's class probabilities are added in tree order and the
     sum divided by the number of trees, as ``predict_proba`` does with one thread — the same numbers.
     """
-    grown = clone(forest)
+    grown = _clone(forest)
     trees = grown.get_params()["n_estimators"]
     grown.set_params(warm_start=True, n_jobs=1)
     total = None
@@ -269,7 +275,7 @@ def faster_layout(X, tasks: list[ForestTask], train_rows: np.ndarray, probe_tree
     def seconds(M):
         M_train, M_test, total = M[train_rows], M[~train_rows], 0.0
         for task, weight in probes:
-            forest = clone(task.forest)
+            forest = _clone(task.forest)
             trees = 2 if task.labelsets is not None else probe_trees
             forest.set_params(**{k: v for k, v in dict(n_estimators=trees, n_jobs=1).items() if k in forest.get_params()})
             probe = ForestTask(task.y, forest, task.rows, task.labelsets)

@@ -13,13 +13,14 @@ import numpy as np
 from stratbench.classifiers import register
 from stratbench.classifiers._base import ForestClassifier, forest_seeds
 from stratbench.classifiers.label_powerset import labelset_task
-from stratbench.network import label_partition
 
 
 class _Partitioned(ForestClassifier):
     weighted = False
 
     def forest_tasks(self, Y):
+        from stratbench.network import label_partition  # networkx, where a partition is made
+
         self.n_labels_ = Y.shape[1]
         self.communities_ = label_partition(Y, self.weighted)
         tasks = []

@@ -7,18 +7,19 @@ on N cores (``stratbench estimate --configfile config/X.yaml --cores N``).
 - :mod:`.requests`: the rule → cost-model table and the ``mem_mb``/``runtime`` every rule asks for.
 """
 
-from stratbench.cost.jobs import Job, estimate, planned_jobs, simulate, study_jobs, summary, workflow_plan
-from stratbench.cost.requests import (
-                                      BASE_MB,
-                                      RULES,
-                                      cost_model,
-                                      read_estimate,
-                                      rule_requests,
-                                      rule_resources,
-                                      shape_evaluation,
-                                      shape_forest_seconds,
-)
+import importlib
 
-__all__ = ["BASE_MB", "RULES", "Job", "cost_model", "estimate", "planned_jobs", "read_estimate", "rule_requests",
-           "rule_resources", "shape_evaluation", "shape_forest_seconds", "simulate", "study_jobs", "summary",
-           "workflow_plan"]
+# each name from its module when first used: the workflow's rules read only `requests` when a study is
+# planned, and the calibration's imports (scikit-learn, networkx) would double a dry run's time
+_WHERE = {
+    **dict.fromkeys(["Job", "estimate", "planned_jobs", "simulate", "study_jobs", "summary", "workflow_plan"], "jobs"),
+    **dict.fromkeys(["BASE_MB", "RULES", "cost_model", "read_estimate", "rule_requests", "rule_resources",
+                     "shape_evaluation", "shape_forest_seconds"], "requests"),
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'stratbench.cost' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"stratbench.cost.{_WHERE[name]}"), name)

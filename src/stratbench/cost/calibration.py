@@ -24,14 +24,13 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import clone
 
 from stratbench.classifiers._forests import ForestTask, apply, faster_layout, is_streamed, run, strata_of, train
+from stratbench.cost.requests import matrix_mb
 from stratbench.datasets import load_dataset, save_dataset
 from stratbench.datasets.groups import dataset_groups
 from stratbench.labels import label_combinations
 from stratbench.measures.fold_quality import fold_quality
-from stratbench.network import network_stability
 from stratbench.stratifiers import timed_fold_ids
 from stratbench.study import Study
 
@@ -94,6 +93,8 @@ def forest_overhead(make_forest) -> tuple[float, float]:
 
 
 def _with_trees(forest, trees):
+    from sklearn.base import clone
+
     forest = clone(forest)
     forest.set_params(n_estimators=trees, n_jobs=1)
     return forest
@@ -174,6 +175,8 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
     fold_quality_s = time.perf_counter() - start + (0.0 if study.grid else combinations_s)
     network_s = 0.0
     if dataset in study.network_datasets():
+        from stratbench.network import network_stability  # networkx, for a study with the network part
+
         start = time.perf_counter()
         network_stability(Y, folds, k)
         network_s = time.perf_counter() - start
@@ -193,11 +196,5 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
         log(f"  {dataset} {c}: {forests[c].forests} forests per fold, {forests[c].cpu_s:.1f} CPU-s per fold")
     return DatasetCost(dataset, Y.shape[0], Y.shape[1], matrix_mb(X), matrix_mb(Y), layout, load_s, stratifier_s,
                        fold_quality_s, network_s, forests, combinations_s)
-
-
-def matrix_mb(M) -> float:
-    if sp.issparse(M):
-        return (M.data.nbytes + M.indices.nbytes + M.indptr.nbytes) / 1e6
-    return np.asarray(M).nbytes / 1e6
 
 

@@ -18,7 +18,6 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError, classifiers
 from stratbench.classifiers._forests import is_streamed
-from stratbench.cost.calibration import matrix_mb
 from stratbench.datasets import load_dataset
 
 BASE_MB = 250            # a Python job with numpy, scipy, scikit-learn and pandas imported
@@ -43,6 +42,13 @@ RULES = {
 # kinds whose jobs last seconds and travel in groups on a cluster (workflow/profiles/slurm `groups:`): a
 # group submission asks for the sum of its members' runtimes, so these add no safety minutes of their own
 GROUPED_KINDS = {"dataset", "make_folds", "network_stability"}
+
+
+def matrix_mb(M) -> float:
+    """Megabytes of a matrix's arrays (a sparse one's data, indices and pointers)."""
+    if sp.issparse(M):
+        return (M.data.nbytes + M.indices.nbytes + M.indptr.nbytes) / 1e6
+    return np.asarray(M).nbytes / 1e6
 
 
 def cost_model(rule: str) -> str:

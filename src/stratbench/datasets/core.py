@@ -14,7 +14,7 @@ from stratbench.io import save_npz
 
 
 @dataclass
-class MultiLabelDataset:
+class MultilabelDataset:
     """Features ``X`` (dense or CSR float32, n × d), labels ``Y`` (CSR int8 0/1, n × L) and, for grouped
     data, a group id per example."""
 
@@ -34,7 +34,7 @@ class MultiLabelDataset:
         return self.Y.shape[1]
 
 
-def save_dataset(ds: MultiLabelDataset, path: str | os.PathLike) -> None:
+def save_dataset(ds: MultilabelDataset, path: str | os.PathLike) -> None:
     """Cache ``ds`` in one deterministic ``.npz`` (sparse parts as CSR triplets); a label that is never
     positive is warned of (no split can stratify it, and it leaves every fold's cell empty)."""
     Y = sp.csr_matrix(ds.Y, dtype=np.int8)
@@ -67,7 +67,7 @@ def save_dataset(ds: MultiLabelDataset, path: str | os.PathLike) -> None:
     save_npz(path, **arrays)
 
 
-def load_dataset(path: str | os.PathLike) -> MultiLabelDataset:
+def load_dataset(path: str | os.PathLike) -> MultilabelDataset:
     """Load a dataset cached by :func:`save_dataset`."""
     with np.load(Path(path), allow_pickle=False) as z:
         n, q = (int(v) for v in z["Y_shape"])
@@ -77,7 +77,7 @@ def load_dataset(path: str | os.PathLike) -> MultiLabelDataset:
             X = z["X"]
         else:
             X = sp.csr_matrix((z["X_data"], z["X_indices"], z["X_indptr"]), shape=tuple(z["X_shape"]))
-        return MultiLabelDataset(
+        return MultilabelDataset(
             name=str(z["name"]), X=X, Y=Y,
             label_names=z["label_names"].tolist(), feature_names=z["feature_names"].tolist(),
             groups=z["groups"] if "groups" in z else None,

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench.datasets.core import MultiLabelDataset
+from stratbench.datasets.core import MultilabelDataset
 
 
 def generate(name: str, groups: int = 200, labels: int = 5, exponent: float = 1.8, max_size: int = 30,
-             keep: float = 0.8, rate_low: float = 0.05, rate_high: float = 0.5, seed: int = 1) -> MultiLabelDataset:
+             keep: float = 0.8, rate_low: float = 0.05, rate_high: float = 0.5, seed: int = 1) -> MultilabelDataset:
     """The dataset ``name``: Y (examples × ``labels``) and a group id per example (module doc).
 
     >>> ds = generate("g", groups=50, seed=3)
@@ -31,4 +31,4 @@ def generate(name: str, groups: int = 200, labels: int = 5, exponent: float = 1.
     order = rng.permutation(len(members))
     Y = sp.csr_matrix(Y[order].astype(np.int8))
     X = sp.csr_matrix((len(members), 1), dtype=np.float32)
-    return MultiLabelDataset(name, X, Y, [f"label{j}" for j in range(labels)], ["none"], groups=members[order])
+    return MultilabelDataset(name, X, Y, [f"label{j}" for j in range(labels)], ["none"], groups=members[order])

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError
 from stratbench.datasets.arff import read_label_names, read_mulan
-from stratbench.datasets.core import MultiLabelDataset
+from stratbench.datasets.core import MultilabelDataset
 from stratbench.labels import as_label_matrix
 
 
@@ -49,7 +49,7 @@ def read_matrix(path: str | Path):
         raise StratbenchError(f"{path}: cannot read a matrix: {exc}") from None
 
 
-def read_local(name: str, spec: dict) -> MultiLabelDataset:
+def read_local(name: str, spec: dict) -> MultilabelDataset:
     """The dataset ``name`` from its files (see the module doc); a bad file stops naming it."""
     files = file_list(spec)
     for f in files:
@@ -57,7 +57,7 @@ def read_local(name: str, spec: dict) -> MultiLabelDataset:
             raise StratbenchError(f"dataset {name!r}: {f}: no such file")
     if "arff" in spec:
         X, Y, labels, features = read_mulan(files[:-1], files[-1])
-        return MultiLabelDataset(name, X, Y, labels, features)
+        return MultilabelDataset(name, X, Y, labels, features)
     X = read_matrix(spec["X"])
     try:
         Y = as_label_matrix(read_matrix(spec["Y"]))
@@ -67,7 +67,7 @@ def read_local(name: str, spec: dict) -> MultiLabelDataset:
         raise StratbenchError(f"{spec['X']}: {X.shape[0] if X.ndim else 0} rows of features for the "
                               f"{Y.shape[0]} rows of {spec['Y']} (a 2-d matrix with one row per example needed)")
     X = sp.csr_matrix(X, dtype=np.float32) if sp.issparse(X) else np.asarray(X, dtype=np.float32)
-    return MultiLabelDataset(name, X, Y, [f"label{j}" for j in range(Y.shape[1])],
+    return MultilabelDataset(name, X, Y, [f"label{j}" for j in range(Y.shape[1])],
                              [f"x{a}" for a in range(X.shape[1])])
 
 

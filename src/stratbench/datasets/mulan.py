@@ -8,7 +8,7 @@ from pathlib import Path
 
 from stratbench.datasets import registry
 from stratbench.datasets.arff import read_mulan
-from stratbench.datasets.core import MultiLabelDataset, load_dataset, save_dataset
+from stratbench.datasets.core import MultilabelDataset, load_dataset, save_dataset
 from stratbench.datasets.fetch import fetch, resolve_mirror, verify
 
 CACHE_ENV = "STRATBENCH_CACHE"
@@ -42,7 +42,7 @@ def fetch_mulan(name: str, raw_dir: str | os.PathLike, mirror: str | None = None
     return out
 
 
-def parse_mulan(name: str, files: list[Path]) -> MultiLabelDataset:
+def parse_mulan(name: str, files: list[Path]) -> MultilabelDataset:
     """Parse fetched files (data files then the label XML, as :func:`raw_paths` orders them), each
     checked against its pinned sha256 first."""
     for remote, path in zip(registry.entry(name).files, files):
@@ -51,7 +51,7 @@ def parse_mulan(name: str, files: list[Path]) -> MultiLabelDataset:
     expected = registry.entry(name).labels
     if Y.shape[1] != expected:
         raise ValueError(f"{files[-1]}: {Y.shape[1]} labels read, the registry says {expected}")
-    return MultiLabelDataset(name, X, Y, label_names, feature_names)
+    return MultilabelDataset(name, X, Y, label_names, feature_names)
 
 
 def load_mulan(name: str, cache_dir: str | os.PathLike | None = None, mirror: str | None = None):

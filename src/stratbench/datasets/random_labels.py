@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
-from stratbench.datasets.core import MultiLabelDataset
+from stratbench.datasets.core import MultilabelDataset
 
 
 def label_rates(labels: int, density: float, skew: float) -> np.ndarray:
@@ -38,4 +38,4 @@ def generate(name: str, examples: int, labels: int, density: float, skew: float 
     Y = sp.csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(examples, labels))
     Y.sort_indices()
     X = sp.csr_matrix((examples, 1), dtype=np.float32)
-    return MultiLabelDataset(name, X, Y, [f"label{j}" for j in range(labels)], ["none"])
+    return MultilabelDataset(name, X, Y, [f"label{j}" for j in range(labels)], ["none"])

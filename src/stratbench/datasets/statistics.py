@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
 from stratbench.labels import labelset_ids
@@ -35,7 +34,9 @@ def dataset_statistics(name: str, Y: sp.csr_matrix) -> dict:
     )
 
 
-def statistics_table(rows: list[dict]) -> pd.DataFrame:
+def statistics_table(rows: list[dict]):
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
-from stratbench.datasets.core import MultiLabelDataset
+from stratbench.datasets.core import MultilabelDataset
 
 _CHUNK = 8192
 
@@ -144,7 +144,7 @@ def generate(
     seed: int = 1,
     census: int = 100_000,
     centroids: int = 50,
-) -> MultiLabelDataset:
+) -> MultilabelDataset:
     """A synthetic multi-label dataset defined entirely by its arguments.
 
     ``census`` labelsets are drawn to find the most frequent ones (MOA: 100 000); ``centroids`` is
@@ -165,7 +165,7 @@ def generate(
     x_neg = binary.sample(0, examples, rng)
     x_pos = binary.sample(1, examples, rng)
     X = combine_features(Y, S, x_pos, x_neg)
-    return MultiLabelDataset(
+    return MultilabelDataset(
         name=name, X=X, Y=sp.csr_matrix(Y, dtype=np.int8),
         label_names=[f"label{j}" for j in range(labels)],
         feature_names=[f"x{a}" for a in range(features)],

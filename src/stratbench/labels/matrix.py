@@ -1,11 +1,14 @@
-"""The label matrix: checked once at the boundary, then CSR int8 0/1 everywhere."""
+"""The label matrix: checked once at the boundary, then CSR int8 0/1 everywhere.
+
+scikit-learn (its ``check_array``) and pandas are imported only for a ``y`` that needs them: a split
+job's sparse matrix, or a numeric numpy array, is checked with numpy and scipy alone."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
-from sklearn.utils import check_array
 
 from stratbench import StratbenchError
 
@@ -37,11 +40,7 @@ def as_label_matrix(y) -> sp.csr_matrix:
             lengths = {len(r) if isinstance(r, (list, tuple, np.ndarray)) else 1 for r in y}
             if len(lengths) > 1:
                 raise StratbenchError(f"y is ragged: its rows have {sorted(lengths)} entries")
-        try:
-            a = check_array(y, ensure_2d=False, dtype="numeric", allow_nd=False, ensure_min_samples=1,
-                            ensure_min_features=0, input_name="y")
-        except ValueError as exc:
-            raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
+        a = _numeric_array(y)
         if a.dtype == np.float16:  # scipy.sparse has no float16; every 0/1 value is exact in float32
             a = a.astype(np.float32)
         Y = sp.csr_matrix(a.reshape(len(a), -1))
@@ -54,6 +53,21 @@ def as_label_matrix(y) -> sp.csr_matrix:
     Y = Y.astype(np.int8)
     Y.sort_indices()
     return Y
+
+
+def _numeric_array(y) -> np.ndarray:
+    """``y`` as a 1-d or 2-d numeric array with rows: a numeric numpy array of finite values as it is,
+    anything else through scikit-learn's ``check_array`` (imported here, for such a ``y`` only)."""
+    if type(y) is np.ndarray and y.ndim in (1, 2) and y.shape[0] > 0 and (
+            y.dtype.kind in "biu" or (y.dtype.kind == "f" and y.dtype != np.float16 and np.isfinite(y).all())):
+        return y
+    from sklearn.utils import check_array
+
+    try:
+        return check_array(y, ensure_2d=False, dtype="numeric", allow_nd=False, ensure_min_samples=1,
+                           ensure_min_features=0, input_name="y")
+    except ValueError as exc:
+        raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
 
 
 LABEL_SETS = ("turn it into a 0/1 matrix with sklearn.preprocessing.MultiLabelBinarizer().fit_transform(y), "
@@ -69,6 +83,9 @@ def _plain(y):
     if isinstance(y, (list, tuple)) and any(isinstance(r, (set, frozenset, str)) or (
             isinstance(r, (list, tuple)) and any(isinstance(v, str) for v in r)) for r in y):
         raise StratbenchError(f"y holds label names or label sets (strings), not a 0/1 matrix: {LABEL_SETS}")
+    pd = sys.modules.get("pandas")  # a pandas y exists only where pandas was imported
+    if pd is None:
+        return y
     if isinstance(y, pd.Series):
         y = y.to_frame()
     if not isinstance(y, pd.DataFrame):

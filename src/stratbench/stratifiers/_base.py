@@ -14,11 +14,10 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils.validation import _num_samples
 
 from stratbench import StratbenchError
 from stratbench.labels import as_label_matrix
+from stratbench.stratifiers._kernels import announce_compilation
 from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, repair_empty
 
 
@@ -45,7 +44,7 @@ def _check_random_state_value(random_state) -> None:
         raise StratbenchError(f"random_state={random_state}: a seed must be a non-negative integer")
 
 
-class MultilabelStratifier(BaseCrossValidator):
+class MultilabelStratifier:
     """Base class: subclasses implement ``_assign(Y, ratios, rng) -> subset id per row``.
 
     Modes:
@@ -85,6 +84,8 @@ class MultilabelStratifier(BaseCrossValidator):
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1
     seeded = True  # whether the split depends on random_state (False: the same split for every seed)
     supports_groups = False  # whether the method splits whole groups (``_assign_groups``)
+    kernels: tuple = ()  # its compiled (numba) kernels: their first compilation is announced, once
+    compile_seconds = 0.0  # about how long that compilation takes (this project's 2-core machine)
     needs_groups = False  # whether it splits only with groups (the grouped track's baselines)
 
     def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
@@ -190,6 +191,9 @@ class MultilabelStratifier(BaseCrossValidator):
         return as_label_matrix(y)
 
     def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None) -> np.ndarray:
+        if self.kernels:
+            announce_compilation(getattr(self, "registered_name", type(self).__name__), self.kernels,
+                                 self.compile_seconds)
         self._warn_rare_labels(Y, ratios)
         if groups is None:
             ids = self._checked(self._assign(Y, ratios, rng), Y.shape[0], len(ratios))
@@ -272,6 +276,31 @@ class MultilabelStratifier(BaseCrossValidator):
         if not self.holdout and self.fold_shares is not None:
             return len(self.fold_shares)
         return self.n_splits
+
+    # scikit-learn's cross-validator protocol without importing scikit-learn where a split is all a job
+    # needs (its import is most of a split job's start-up): model selection duck-types ``split`` and
+    # ``get_n_splits``; the repr and the metadata routing of ``groups`` are scikit-learn's own, imported
+    # when asked for
+    def __repr__(self) -> str:
+        from sklearn.model_selection._split import _build_repr
+
+        return _build_repr(self)
+
+    def get_metadata_routing(self):
+        """``groups`` is routed to :meth:`split` (as scikit-learn's ``BaseCrossValidator`` routes it)."""
+        from sklearn.utils.metadata_routing import MetadataRequest
+
+        request = MetadataRequest(owner=type(self).__name__)
+        request.split.add_request(param="groups", alias=True)
+        return request
+
+
+def _num_samples(a) -> int:
+    """The number of rows of an array-like (its ``shape[0]``, else its length)."""
+    shape = getattr(a, "shape", None)
+    if shape is not None and len(shape) > 0:
+        return int(shape[0])
+    return len(a)
 
 
 def group_matrix(Y: sp.csr_matrix, groups: np.ndarray) -> tuple[np.ndarray, sp.csr_matrix, np.ndarray]:

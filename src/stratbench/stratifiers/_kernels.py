@@ -2,6 +2,9 @@
 self-contained) and the fold choices of iterative stratification that SOIS makes too (Sechidis et al.
 2011, Algorithm 1; Szymański & Kajdanowicz 2017)."""
 
+import os
+import sys
+
 import numba
 import numpy as np
 
@@ -10,6 +13,28 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 COMPAT = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow
+
+_ANNOUNCED: set[str] = set()
+
+
+def announce_compilation(name: str, kernels, seconds: float) -> None:
+    """Once per process, before a method's first split: where one of its compiled ``kernels`` has no copy on
+    disk yet (numba's cache, ``cache=True``: beside the sources, or a user-wide folder where they are
+    read-only), one line on stderr says that they are compiled now, once, and about how long it takes."""
+    if name in _ANNOUNCED:
+        return
+    _ANNOUNCED.add(name)
+    if not all(_on_disk(k) for k in kernels):
+        print(f"stratbench: compiling {name}'s kernels, once for this environment: about {seconds:g} s",
+              file=sys.stderr, flush=True)
+
+
+def _on_disk(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds an index for ``dispatcher`` (True where that cannot be told)."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:
+        return True
 
 
 @numba.njit(cache=True)

@@ -164,6 +164,8 @@ class IterativeStratification(MultilabelStratifier):
     >>> stratifiers.get("iterative", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 1, 0, 1, 0]
     """
+    kernels = (iterative_kernel,)
+    compile_seconds = 3
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  shuffle=False, label_ties="random", compat="paper"):

@@ -204,6 +204,8 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     >>> stratifiers.get("sois", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 0, 1, 1, 0]
     """
+    kernels = (sois_kernel,)
+    compile_seconds = 4
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  select="paper", shuffle=False, compat="paper"):

@@ -8,8 +8,12 @@ out as the papers print them (CSV, Markdown, LaTeX): :mod:`stratbench.papers.tab
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
+
+from stratbench.measures.names import COUNT_MEASURES, FOLD_QUALITY_LABELS
 
 SCORE_COLUMNS = ["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value"]
 FOLD_QUALITY_COLUMNS = ["dataset", "stratifier", "repeat", "measure", "value"]
@@ -71,10 +75,28 @@ def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame | None = None) -
     return "\n".join(parts)
 
 
+def decimals(values, counted: bool = False) -> int:
+    """Fixed decimals for a column: its smallest non-zero absolute value to 2 significant digits (0 to 6);
+    a counted measure's mean over repeats to 1 decimal."""
+    if counted:
+        return 1
+    values = np.abs(np.asarray(values, dtype=float))
+    values = values[np.isfinite(values) & (values > 0)]
+    return 0 if values.size == 0 else int(min(6, max(0, 1 - math.floor(math.log10(values.min())))))
+
+
 def fold_quality_markdown(summary: pd.DataFrame) -> str:
-    """Markdown of the fold-quality summary: rows dataset × stratifier, a column per measure."""
-    cell = summary.assign(cell=[f"{m:.5g} ± {s:.2g}" for m, s in zip(summary["mean"], summary["std"])])
+    """Markdown of the fold-quality summary: rows dataset × stratifier, a column per measure (the measures
+    of :data:`~stratbench.measures.names.FOLD_QUALITY_LABELS`, in its order, by their printed names; the
+    tidy CSV keeps the helper columns such as the pair share at 2 decimals), mean ± std in one fixed-point
+    format per measure (:func:`decimals`)."""
+    shown = [m for m in FOLD_QUALITY_LABELS if m in set(summary["measure"])]
+    part = summary[summary["measure"].isin(shown)]
+    places = {m: decimals(g["mean"], m in COUNT_MEASURES) for m, g in part.groupby("measure")}
+    cell = part.assign(cell=["NaN" if np.isnan(m) else f"{m:.{places[k]}f} ± {0.0 if np.isnan(s) else s:.{places[k]}f}"
+                             for k, m, s in zip(part["measure"], part["mean"], part["std"])])
     wide = cell.pivot(index=["dataset", "stratifier"], columns="measure", values="cell").reset_index()
+    wide = wide[["dataset", "stratifier", *shown]].rename(columns=FOLD_QUALITY_LABELS)
     return f"## Fold quality: mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"
 
 

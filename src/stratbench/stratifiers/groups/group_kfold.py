@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.model_selection import GroupKFold
 
 from stratbench.stratifiers import register
 from stratbench.stratifiers.groups._baseline import GroupBaseline, folds_of_splits
@@ -23,4 +22,6 @@ class GroupKFoldBaseline(GroupBaseline):
     seeded = False
 
     def _row_folds(self, Y, member, k, seed):
+        from sklearn.model_selection import GroupKFold  # imported by the split that uses it
+
         return folds_of_splits(GroupKFold(n_splits=k).split(np.zeros(len(member)), groups=member), len(member))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.model_selection import StratifiedGroupKFold
 
 from stratbench import StratbenchError
 from stratbench.labels import labelset_ids
@@ -26,6 +25,8 @@ class StratifiedGroupKFoldBaseline(GroupBaseline):
         if np.bincount(classes).max() < k:  # scikit-learn's refusal, said in our terms
             raise StratbenchError(f"StratifiedGroupKFold cannot make {k} folds: every labelset (its class) has fewer "
                                   f"than {k} examples")
+        from sklearn.model_selection import StratifiedGroupKFold  # imported by the split that uses it
+
         cv = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # classes rarer than k: every labelset of one example

@@ -58,8 +58,8 @@ from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
 from stratbench.stratifiers._kernels import randbelow
 from stratbench.stratifiers.hybrid.group_search import _cap, group_combinations, group_search
-from stratbench.stratifiers.hybrid.ld_polish import polish_ld
-from stratbench.stratifiers.iterative import iterative_fold_ids
+from stratbench.stratifiers.hybrid.ld_polish import polish_kernel, polish_ld
+from stratbench.stratifiers.iterative import iterative_fold_ids, iterative_kernel
 from stratbench.stratifiers.sois import SELECT, sois_kernel
 
 # The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
@@ -342,6 +342,8 @@ class HybridStratification(MultilabelStratifier):
     >>> stratifiers.get("hybrid", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 1, 0, 1, 0]
     """
+    kernels = (hybrid_kernel, polish_kernel, group_search, iterative_kernel, sois_kernel)
+    compile_seconds = 20
 
     equal_sizes = True
 
