@@ -34,9 +34,21 @@ def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, m
     emotions = [j for j in evaluate if j.dataset == "emotions"]
     assert all(j.forests == 3 * 6 for j in emotions)  # 3 folds × one forest per label
     total = table.iloc[-1]
-    assert total["dataset"] == "total" and total["jobs"] == len(jobs)
+    assert total["dataset"] == "total" and total["jobs"] == len(jobs) == table["jobs"].iloc[:-1].sum()
+    assert total["jobs"] == sum(n for rule, n in planned.items() if rule != "all")  # every planned job, costed once
+    assert calibration["wall_s"] > 0 and calibration["split_startup_s"] < calibration["startup_s"]
     assert total["cpu_hours"] == pytest.approx(sum(j.cpu_s for j in jobs) / 3600)
     assert calibration["startup_s"] > 0.1 and set(calibration["datasets"]) == {"toy", "emotions"}
+
+
+def test_the_summary_omits_what_does_not_apply():
+    """A study without classifiers has no forests column; the total is a row of numbers (the wall time is
+    said beside the table, not in a cell)."""
+    table = cost.summary([Job("dataset", "d", cpu_s=3, wall_s=3), Job("make_folds", "d", "s", cpu_s=7, wall_s=7),
+                          Job("aggregate", cpu_s=2, wall_s=2)])
+    assert list(table.columns) == ["dataset", "part", "jobs", "cpu_hours", "longest_job_min", "max_mem_mb"]
+    assert table.iloc[-1].to_dict()["jobs"] == 3 == table["jobs"].iloc[:-1].sum()
+    assert table.iloc[-1]["part"] == "" and table.iloc[-1]["cpu_hours"] == pytest.approx(12 / 3600)
 
 
 def test_rules_ask_for_the_estimate_or_the_shape_of_the_data(tmp_path):

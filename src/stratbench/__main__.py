@@ -53,7 +53,8 @@ def _estimate(args) -> int:
     shown = table.assign(cpu_hours=table["cpu_hours"].map(lambda h: f"{h:.3g}"),
                          longest_job_min=table["longest_job_min"].map(lambda m: f"{m:.1f}"))
     markdown = (f"Estimated cost of the study `{config['study']}` ({args.configfile}), calibrated on this machine\n\n"
-                + shown.to_markdown(index=False) + "\n")
+                + shown.to_markdown(index=False) + f"\n\nWall time on {args.cores} cores (the plan's jobs scheduled as "
+                f"Snakemake runs them): {cost.duration(calibration['wall_s'])}\n")
     print(markdown)
     write_csv(out / "summary.csv", table)
     write_text(out / "summary.md", markdown)

@@ -26,6 +26,9 @@ from stratbench.stats import with_all_group
 GENERATED = {"synthetic": generate_synthetic, "random_labels": generate_random_labels,  # dataset kinds made locally
              "grouped_labels": generate_grouped_labels}
 LOCAL = "files"  # a user's own dataset: its files
+# a label matrix of this many cells or more is split one repeat a job (its splits take minutes, and the repeats
+# then run side by side); every smaller one all repeats in one job (its splits take milliseconds to seconds)
+SPLIT_PER_REPEAT_CELLS = 10**8
 REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
 
 
@@ -181,6 +184,12 @@ class Study:
     def grouped(self, dataset: str) -> bool:
         """Whether the dataset is split by groups: its own (``grouped_labels``) or made (``groups:``)."""
         return self.entries[dataset].grouped
+
+    def split_per_repeat(self, dataset: str) -> bool:
+        """Whether the dataset's splits run one repeat a job (a label matrix of at least
+        :data:`SPLIT_PER_REPEAT_CELLS` cells) rather than every repeat in one job."""
+        examples, labels = self.shape(dataset)
+        return examples * labels >= SPLIT_PER_REPEAT_CELLS
 
     def classifier_datasets(self, classifier: str) -> list[str]:
         """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""

@@ -22,6 +22,8 @@ MULAN_USED = sorted({study.mulan_name(d) for d in study.datasets} - {None})
 GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]
 LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own files
 EVALUATED = [c for c in study.classifiers if study.classifier_datasets(c)]  # classifiers that run on some dataset
+SPLIT_PER_REPEAT = [d for d in study.datasets if study.split_per_repeat(d)]  # a job per repeat: large label matrices
+SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
 
 
 def _alternatives(names):

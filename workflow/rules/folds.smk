@@ -4,7 +4,7 @@ rule make_folds:
         code=lambda w: method_sources("stratifier", w.stratifier) + code("measures/fold_quality.py", "labels"),
     output:
         # every repeat of one (dataset, stratifier) in one job: a split and its measures take milliseconds
-        # to seconds, a job's start-up seconds
+        # to seconds, a job's start-up a second
         folds=expand(f"{study.results}/folds/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.npz", r=study.repeats),
         runtime=expand(f"{study.results}/runtime/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.csv", r=study.repeats),
         quality=expand(f"{study.results}/fold_quality/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.csv", r=study.repeats),
@@ -12,6 +12,8 @@ rule make_folds:
         f"logs/{study.name}/make_folds/{{dataset}}/{{stratifier}}.log",
     benchmark:
         f"{study.results}/benchmarks/folds/{{dataset}}/{{stratifier}}.tsv"
+    wildcard_constraints:
+        dataset=_alternatives(SPLIT_TOGETHER),
     conda:
         ENV
     resources:
@@ -21,6 +23,34 @@ rule make_folds:
         n_splits=study.n_splits,
         repeats=study.repeats,
         seeds=lambda w: [study.split_seed(w.dataset, r) for r in study.repeats],
+    script:
+        "../scripts/make_folds.py"
+
+
+rule make_folds_per_repeat:
+    input:
+        data=lambda w: study.dataset_file(w.dataset),
+        code=lambda w: method_sources("stratifier", w.stratifier) + code("measures/fold_quality.py", "labels"),
+    output:
+        # a dataset of at least stratbench.study.SPLIT_PER_REPEAT_CELLS cells: one repeat a job, side by side
+        folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
+        runtime=f"{study.results}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+        quality=f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
+    log:
+        f"logs/{study.name}/make_folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.log",
+    benchmark:
+        f"{study.results}/benchmarks/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.tsv"
+    wildcard_constraints:
+        dataset=_alternatives(SPLIT_PER_REPEAT),
+    conda:
+        ENV
+    resources:
+        **asks("make_folds_per_repeat"),
+    params:
+        spec=lambda w: study.stratifiers[w.stratifier],
+        n_splits=study.n_splits,
+        repeats=lambda w: [int(w.repeat)],
+        seeds=lambda w: [study.split_seed(w.dataset, int(w.repeat))],
     script:
         "../scripts/make_folds.py"
 

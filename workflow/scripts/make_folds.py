@@ -1,4 +1,5 @@
-"""Split one dataset with one stratifier for every repeat of the study, in one process: write each
+"""Split one dataset with one stratifier for every repeat of the study (or one repeat, for a large label
+matrix), in one process: write each
 repeat's fold ids, the stratifier's wall time (:func:`stratbench.stratifiers.timed_fold_ids`: after a
 warm-up call, so JIT compilation is not counted) and the folds' quality (ED, LD, FZ, FLZ, … as tidy rows).
 It imports numpy, scipy.sparse, numba and the stratifier: no scikit-learn, pandas or matplotlib."""
@@ -14,6 +15,7 @@ from stratbench.io import save_npz, write_rows
 from stratbench.measures.fold_quality import fold_quality
 
 w, p, out = snakemake.wildcards, snakemake.params, snakemake.output
+out_folds, out_runtime, out_quality = ([x] if isinstance(x, str) else x for x in (out.folds, out.runtime, out.quality))
 Y = load_dataset(snakemake.input.data).Y
 for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
     splitter = stratifiers.build(w.stratifier, p.spec, n_splits=p.n_splits, random_state=seed)
@@ -22,9 +24,9 @@ for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
     except ValueError as exc:
         raise SystemExit(f"{snakemake.input.data}: {w.stratifier}: {exc}") from None
     folds = folds.astype(np.int32)
-    save_npz(out.folds[i], fold=folds, n_splits=np.int64(p.n_splits), seed=np.int64(seed))
-    write_rows(out.runtime[i], ["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"],
+    save_npz(out_folds[i], fold=folds, n_splits=np.int64(p.n_splits), seed=np.int64(seed))
+    write_rows(out_runtime[i], ["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"],
                [(w.dataset, w.stratifier, int(repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds)])
     values = fold_quality(Y, folds.astype(np.int64), int(p.n_splits))
-    write_rows(out.quality[i], ["dataset", "stratifier", "repeat", "measure", "value"],
+    write_rows(out_quality[i], ["dataset", "stratifier", "repeat", "measure", "value"],
                [(w.dataset, w.stratifier, int(repeat), m, float(v)) for m, v in values.items()])

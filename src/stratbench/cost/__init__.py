@@ -12,7 +12,8 @@ import importlib
 # each name from its module when first used: the workflow's rules read only `requests` when a study is
 # planned, and the calibration's imports (scikit-learn, networkx) would double a dry run's time
 _WHERE = {
-    **dict.fromkeys(["Job", "estimate", "planned_jobs", "simulate", "study_jobs", "summary", "workflow_plan"], "jobs"),
+    **dict.fromkeys(["Job", "duration", "estimate", "planned_jobs", "simulate", "study_jobs", "summary", "workflow_plan"],
+                    "jobs"),
     **dict.fromkeys(["BASE_MB", "RULES", "cost_model", "read_estimate", "rule_requests", "rule_resources",
                      "shape_evaluation", "shape_forest_seconds"], "requests"),
 }

@@ -63,9 +63,18 @@ class DatasetCost:
     forests: dict         # classifier -> ForestCost
     combinations_s: float = 0.0  # building the label combinations once (a grid job shares them)
 
-def python_startup_seconds() -> float:
-    """Wall time of a fresh Python that imports what a job imports (best of two)."""
-    code = "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality"
+STARTUP_IMPORTS = {  # what a job of each kind imports before it works
+    "split": "import snakemake.script, stratbench._snakemake, stratbench.stratifiers, stratbench.measures.fold_quality, "
+             "stratbench.datasets, stratbench.io",
+    "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality",
+}
+
+
+def python_startup_seconds(kind: str = "job") -> float:
+    """Wall time of a fresh Python that imports what a job of ``kind`` imports (best of two): a ``split``
+    job (datasets, folds and their measures: numpy, scipy, numba) or any other ``job`` (scikit-learn's
+    forests, pandas), plus Snakemake's own work per job."""
+    code = STARTUP_IMPORTS[kind]
     best = math.inf
     for _ in range(2):
         start = time.perf_counter()

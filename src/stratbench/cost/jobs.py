@@ -89,7 +89,8 @@ def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
     return planned
 
 
-def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, planned: dict[str, int]) -> list[Job]:
+def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, planned: dict[str, int],
+               split_startup: float | None = None) -> list[Job]:
     """Every job of the workflow with its cost: the fetch/parse/generate jobs, the fold jobs (every repeat's
     split and fold quality of a dataset × stratifier), network, evaluation and grid jobs of every dataset
     from its calibration, and as many aggregation jobs as the
@@ -97,15 +98,16 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
     network = set(study.network_datasets())
+    light = startup if split_startup is None else split_startup  # a dataset or fold job imports no forests
     jobs = []
     for d, c in costs.items():
         base = BASE_MB + c.x_mb + c.y_mb
-        jobs.append(Job("dataset", d, cpu_s=startup + 4 * c.load_s, wall_s=startup + 4 * c.load_s,
+        jobs.append(Job("dataset", d, cpu_s=light + 4 * c.load_s, wall_s=light + 4 * c.load_s,
                         mem_mb=int(base + 3 * c.x_mb)))
         if study.grid_ks:  # one job per (dataset, stratifier): every k × repeat split and its fold quality
             for s, split_s in c.stratifier_s.items():
                 scale = sum(kk / k for kk in study.grid_ks) * len(repeats)  # both grow about linearly with k
-                seconds = startup + c.load_s + c.combinations_s + scale * (split_s + c.fold_quality_s)
+                seconds = light + c.load_s + c.combinations_s + scale * (split_s + c.fold_quality_s)
                 jobs.append(Job("grid_quality", d, s, cpu_s=seconds, wall_s=seconds,
                                 mem_mb=int(BASE_MB + 40 * c.y_mb), after=("dataset",)))
             if d in study.optimum.get("datasets", []):  # at most its deterministic time per solve, each worker
@@ -114,10 +116,12 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 jobs.append(Job("grid_optimum", d, cpu_s=wall * o["workers"], wall_s=wall,
                                 mem_mb=int(BASE_MB + 500 + 40 * c.y_mb), after=("dataset",)))
             continue
-        for s, split_s in c.stratifier_s.items():  # one job per (dataset, stratifier): every repeat's split
-            folds_s = startup + c.load_s + len(repeats) * (split_s + c.fold_quality_s)
-            jobs.append(Job("make_folds", d, s, cpu_s=folds_s, wall_s=folds_s, mem_mb=int(BASE_MB + 30 * c.y_mb),
-                            after=("dataset",)))
+        per_repeat = study.split_per_repeat(d)  # a large label matrix: a fold job per repeat, side by side
+        for s, split_s in c.stratifier_s.items():  # else one fold job per (dataset, stratifier): every repeat's split
+            for r in repeats if per_repeat else [-1]:
+                folds_s = light + c.load_s + (1 if per_repeat else len(repeats)) * (split_s + c.fold_quality_s)
+                jobs.append(Job("make_folds", d, s, repeat=r, cpu_s=folds_s, wall_s=folds_s,
+                                mem_mb=int(BASE_MB + 30 * c.y_mb), after=("dataset",)))
             if "network_stability" in planned and d in network:
                 net_s = startup + c.load_s + len(repeats) * c.network_s
                 jobs.append(Job("network_stability", d, s, cpu_s=net_s, wall_s=net_s, mem_mb=int(BASE_MB + 10 * c.y_mb),
@@ -126,6 +130,9 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 evaluated = r in study.classifier_repeats and s in study.classifier_stratifiers
                 for name, f in c.forests.items() if evaluated else ():
                     jobs.append(evaluation_job(d, s, name, r, f, c, k, study.threads, startup))
+    # the plan's other dataset jobs (a MULAN dataset's file fetches beside its parse): start-up and a copy each
+    extra = sum(n for rule, n in planned.items() if kinds[rule] == "dataset") - sum(j.rule == "dataset" for j in jobs)
+    jobs += [Job("dataset", cpu_s=light + 1.0, wall_s=light + 1.0) for _ in range(max(0, extra))]
     n_aggregation = sum(n for rule, n in planned.items() if kinds[rule] == "aggregate")
     jobs += [Job("aggregate", cpu_s=startup + AGGREGATION_S, wall_s=startup + AGGREGATION_S, after=("*",))
              for _ in range(n_aggregation)]
@@ -150,11 +157,15 @@ def simulate(jobs: list[Job], cores: int) -> float:
     finished (fold jobs wait for their dataset, the jobs on a fold file for its fold job, aggregation
     for everything else); free cores go to the ready job with the longest wall time that fits, each
     job taking min(threads, cores) cores."""
-    def fold_key(j):
-        return (j.dataset, j.stratifier)
+    dataset_job = {j.dataset: i for i, j in enumerate(jobs) if j.rule == "dataset" and j.dataset}
+    folds_job: dict[tuple, list[int]] = {}  # (dataset, stratifier) → its fold jobs (one, or one per repeat)
+    for i, j in enumerate(jobs):
+        if j.rule == "make_folds":
+            folds_job.setdefault((j.dataset, j.stratifier), []).append(i)
 
-    dataset_job = {j.dataset: i for i, j in enumerate(jobs) if j.rule == "dataset"}
-    folds_job = {fold_key(j): i for i, j in enumerate(jobs) if j.rule == "make_folds"}
+    def folds_of(j):  # the fold job a job reads: of its repeat where they are split one repeat a job
+        found = folds_job.get((j.dataset, j.stratifier), [])
+        return [i for i in found if jobs[i].repeat in (-1, j.repeat)] if j.rule == "evaluate" else found
     children = [[] for _ in jobs]
     waiting = [0] * len(jobs)
     last = [i for i, j in enumerate(jobs) if j.rule != "aggregate"]
@@ -162,8 +173,8 @@ def simulate(jobs: list[Job], cores: int) -> float:
         parents = []
         if j.rule in ("make_folds", "grid_quality") and j.dataset in dataset_job:
             parents = [dataset_job[j.dataset]]
-        elif j.rule in ("network_stability", "evaluate") and fold_key(j) in folds_job:
-            parents = [folds_job[fold_key(j)]]
+        elif j.rule in ("network_stability", "evaluate"):
+            parents = folds_of(j)
         elif j.rule == "aggregate":
             parents = last
         for p in parents:
@@ -194,9 +205,10 @@ def simulate(jobs: list[Job], cores: int) -> float:
     return now
 
 
-def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
-    """CPU hours per dataset × part (each classifier; folds and fold quality), and a total line with
-    the simulated wall time on ``cores`` cores."""
+def summary(jobs: list[Job]) -> pd.DataFrame:
+    """CPU hours per dataset × part (each classifier; folds and fold quality) and a total line; the
+    ``forests`` column only where some job trains forests. The study's wall time on N cores is
+    :func:`simulate`'s, said beside the table."""
     frame = pd.DataFrame([asdict(j) for j in jobs])
     parts = {"aggregate": "aggregation", "dataset": "data", "grid_quality": "grid (every k and seed)",
              "grid_optimum": "best split (CP-SAT)"}
@@ -208,11 +220,16 @@ def summary(jobs: list[Job], cores: int) -> pd.DataFrame:
                          cpu_hours=g["cpu_s"].sum() / 3600, longest_job_min=g["wall_s"].max() / 60,
                          max_mem_mb=int(g["mem_mb"].max())))
     table = pd.DataFrame(rows)
-    wall = simulate(jobs, cores)
-    total = dict(dataset="total", part=f"wall on {cores} cores: {_duration(wall)}", jobs=len(frame),
-                 forests=int(frame["forests"].sum()), cpu_hours=frame["cpu_s"].sum() / 3600,
-                 longest_job_min=frame["wall_s"].max() / 60, max_mem_mb=int(frame["mem_mb"].max()))
-    return pd.concat([table, pd.DataFrame([total])], ignore_index=True)
+    total = dict(dataset="total", part="", jobs=len(frame), forests=int(frame["forests"].sum()),
+                 cpu_hours=frame["cpu_s"].sum() / 3600, longest_job_min=frame["wall_s"].max() / 60,
+                 max_mem_mb=int(frame["mem_mb"].max()))
+    table = pd.concat([table, pd.DataFrame([total])], ignore_index=True)
+    return table if total["forests"] else table.drop(columns="forests")
+
+
+def duration(seconds: float) -> str:
+    """A wall time as a person reads it: minutes, hours or days."""
+    return _duration(seconds)
 
 
 def _duration(seconds: float) -> str:
@@ -227,9 +244,10 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
     """(jobs, summary table, calibration) of the study ``config`` on this machine at ``cores`` cores."""
     study = Study(config)
     planned = workflow_plan(config, workdir)
+    planned = {rule: n for rule, n in planned.items() if cost_model(rule) != "target"}  # `all` runs nothing
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
-    startup = python_startup_seconds()
-    log(f"job start-up: {startup:.2f} s")
+    startup, split_startup = python_startup_seconds("job"), python_startup_seconds("split")
+    log(f"job start-up: {split_startup:.2f} s (a dataset or fold job), {startup:.2f} s (the others)")
     overhead = (0.0, 0.0)
     if study.classifiers:
         forest = study.forest
@@ -240,6 +258,8 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
         start = time.perf_counter()
         costs[d] = calibrate_dataset(study, d, overhead, workdir, samples, log)
         log(f"calibrated {d} in {time.perf_counter() - start:.1f} s")
-    jobs = study_jobs(study, costs, startup, planned)
-    return jobs, summary(jobs, cores), dict(startup_s=startup, forest_overhead=overhead,
+    jobs = study_jobs(study, costs, startup, planned, split_startup)
+    wall = simulate(jobs, cores)
+    return jobs, summary(jobs), dict(startup_s=startup, split_startup_s=split_startup, cores=cores, wall_s=wall,
+                                     forest_overhead=overhead,
                                             datasets={d: asdict(c) for d, c in costs.items()})

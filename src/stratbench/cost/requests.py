@@ -30,7 +30,7 @@ FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables,
 # figure or report job: start-up plus a few seconds), "target" (no job)
 RULES = {
     "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
-    "make_folds": "make_folds", "network_stability": "network_stability",
+    "make_folds": "make_folds", "make_folds_per_repeat": "make_folds", "network_stability": "network_stability",
     "evaluate": "evaluate", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
     **dict.fromkeys([
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
