@@ -27,6 +27,7 @@ from stratbench.study import Study
 KEYS = {
     "evaluate": r"evaluate/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)/(?P<classifier>[^/]+)/rep(?P<repeat>\d+)\.tsv",
     "make_folds": r"folds/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)\.tsv",  # every repeat of a dataset × stratifier
+    "make_folds_per_repeat": r"folds/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)/rep(?P<repeat>\d+)\.tsv",
     "network_stability": r"network_stability/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)\.tsv",
 }
 
@@ -79,7 +80,8 @@ def against_estimate(exact: pd.DataFrame, estimate: pd.DataFrame) -> pd.DataFram
     keys = ["rule", "dataset", "stratifier", "classifier"]
     est = estimate.groupby(keys, as_index=False)[["cpu_s", "wall_s"]].mean().rename(
         columns={"cpu_s": "estimated_cpu_s", "wall_s": "estimated_wall_s"})
-    jobs = exact[exact["rule"].isin(["evaluate", "make_folds", "network_stability", "grid_quality"])].copy()
+    jobs = exact[exact["rule"].isin(["evaluate", "make_folds", "make_folds_per_repeat", "network_stability",
+                                     "grid_quality"])].copy()
     for key in keys[1:]:
         jobs[key] = jobs[key].fillna("") if key in jobs else ""
     both = jobs.merge(est, on=keys, how="inner")

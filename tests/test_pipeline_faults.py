@@ -120,7 +120,10 @@ def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path
     result = subprocess.run(line, shell=True, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     again = [p for p, t in before.items() if p.exists() and p.stat().st_mtime_ns != t and "benchmarks" not in p.parts]
-    assert len(again) <= 2, again  # the job in flight: its output and its runtime file at most
+    # the job in flight at most: an evaluation job's score file, or a fold job's files (every repeat's folds,
+    # runtime and fold quality of one dataset × stratifier)
+    in_flight = {p.relative_to(tmp_path / "results" / "tiny").parts[1:3] for p in again}
+    assert len(in_flight) <= 1 and len(again) <= 3 * 2, again
 
     from test_workflow import MEASURED
 
@@ -131,5 +134,5 @@ def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path
             if p.is_file() and not MEASURED.search(p.name):
                 assert (a / p.relative_to(b)).read_bytes() == p.read_bytes(), p.relative_to(b)
                 compared += 1
-    assert compared > 80
+    assert compared >= 78  # every output of the tiny study but the measured ones
     assert not [p for p in (tmp_path / "results").rglob("*.tmp")]

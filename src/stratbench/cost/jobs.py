@@ -29,6 +29,7 @@ from stratbench.cost.requests import BASE_MB, WORKER_MB, cost_model
 from stratbench.study import Study
 
 AGGREGATION_S = 4.0      # a gather, table or figure job beyond its start-up
+FOLD_RULES = ("make_folds", "make_folds_per_repeat")  # the jobs that write fold files
 
 
 @dataclass
@@ -120,8 +121,8 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
         for s, split_s in c.stratifier_s.items():  # else one fold job per (dataset, stratifier): every repeat's split
             for r in repeats if per_repeat else [-1]:
                 folds_s = light + c.load_s + (1 if per_repeat else len(repeats)) * (split_s + c.fold_quality_s)
-                jobs.append(Job("make_folds", d, s, repeat=r, cpu_s=folds_s, wall_s=folds_s,
-                                mem_mb=int(BASE_MB + 30 * c.y_mb), after=("dataset",)))
+                jobs.append(Job("make_folds_per_repeat" if per_repeat else "make_folds", d, s, repeat=r, cpu_s=folds_s,
+                                wall_s=folds_s, mem_mb=int(BASE_MB + 30 * c.y_mb), after=("dataset",)))
             if "network_stability" in planned and d in network:
                 net_s = startup + c.load_s + len(repeats) * c.network_s
                 jobs.append(Job("network_stability", d, s, cpu_s=net_s, wall_s=net_s, mem_mb=int(BASE_MB + 10 * c.y_mb),
@@ -160,18 +161,19 @@ def simulate(jobs: list[Job], cores: int) -> float:
     dataset_job = {j.dataset: i for i, j in enumerate(jobs) if j.rule == "dataset" and j.dataset}
     folds_job: dict[tuple, list[int]] = {}  # (dataset, stratifier) → its fold jobs (one, or one per repeat)
     for i, j in enumerate(jobs):
-        if j.rule == "make_folds":
+        if j.rule in FOLD_RULES:
             folds_job.setdefault((j.dataset, j.stratifier), []).append(i)
 
     def folds_of(j):  # the fold job a job reads: of its repeat where they are split one repeat a job
         found = folds_job.get((j.dataset, j.stratifier), [])
         return [i for i in found if jobs[i].repeat in (-1, j.repeat)] if j.rule == "evaluate" else found
+
     children = [[] for _ in jobs]
     waiting = [0] * len(jobs)
     last = [i for i, j in enumerate(jobs) if j.rule != "aggregate"]
     for i, j in enumerate(jobs):
         parents = []
-        if j.rule in ("make_folds", "grid_quality") and j.dataset in dataset_job:
+        if j.rule in (*FOLD_RULES, "grid_quality") and j.dataset in dataset_job:
             parents = [dataset_job[j.dataset]]
         elif j.rule in ("network_stability", "evaluate"):
             parents = folds_of(j)

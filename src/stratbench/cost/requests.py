@@ -25,12 +25,13 @@ WORKER_MB = 60           # a forked worker's own pages
 FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables, figures (seconds each)
 
 # rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds" (every repeat's
-# split and fold quality of a dataset × stratifier), "network_stability" (every repeat's), "evaluate",
+# split and fold quality of a dataset × stratifier), "make_folds_per_repeat" (one repeat's, of a large label
+# matrix: not grouped on a cluster, so its repeats run side by side), "network_stability" (every repeat's), "evaluate",
 # "grid_quality", "grid_optimum", or "aggregate" (a gather, table,
 # figure or report job: start-up plus a few seconds), "target" (no job)
 RULES = {
     "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
-    "make_folds": "make_folds", "make_folds_per_repeat": "make_folds", "network_stability": "network_stability",
+    "make_folds": "make_folds", "make_folds_per_repeat": "make_folds_per_repeat", "network_stability": "network_stability",
     "evaluate": "evaluate", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
     **dict.fromkeys([
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
