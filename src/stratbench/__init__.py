@@ -13,3 +13,20 @@ __version__ = "0.1.0"
 
 class StratbenchError(ValueError):
     """An error caused by the user's input (a file, a config value); its message says which."""
+
+
+# the cross-validators users know (iterative-stratification's and scikit-multilearn's names), from
+# stratbench.model_selection when first used: `import stratbench` stays light
+_MODEL_SELECTION = ("IterativeStratification", "MultilabelStratifiedGroupKFold", "MultilabelStratifiedKFold",
+                    "MultilabelStratifiedShuffleSplit", "RepeatedMultilabelStratifiedKFold", "distinct_test_sets")
+
+
+def __getattr__(name: str):
+    if name in _MODEL_SELECTION:  # imported by name: the package's root imports none of its floors
+        import importlib
+
+        return getattr(importlib.import_module("stratbench.model_selection"), name)
+    raise AttributeError(f"module 'stratbench' has no attribute {name!r}")
+
+
+__all__ = ["StratbenchError", "__version__", *_MODEL_SELECTION]

@@ -7,6 +7,9 @@ parameters) and prints what it would run.
 ``stratbench figure rank_bars --configfile config/X.yaml --width one --out fig.pdf`` redraws one figure
 of a finished study from its tidy tables (the config's ``figures:`` style, the width and dpi overridden).
 
+``stratbench list`` prints every registered stratifier: what it is, its reference and its guarantees
+(:mod:`stratbench.stratifiers.catalog`). ``stratbench --version`` prints the version.
+
 ``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
 dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
 calibration on this machine, and writes it under
@@ -65,6 +68,13 @@ def _estimate(args) -> int:
     return 0
 
 
+def _list(args) -> int:
+    from stratbench.stratifiers.catalog import markdown
+
+    print(markdown(), end="")
+    return 0
+
+
 def _check(args) -> int:
     study = _load_study(args.configfile)
     print(f"{args.configfile}: study {study.name!r} is valid: {len(study.datasets)} datasets, "
@@ -109,8 +119,12 @@ def _figure(args) -> int:
 
 
 def main(argv=None) -> int:
+    from stratbench import __version__
+
     parser = argparse.ArgumentParser(prog="stratbench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"stratbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="every registered stratifier: what it is, its reference, its guarantees")
     est = sub.add_parser("estimate", help="the cost of a study before it runs")
     est.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     est.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores for the wall time (default: this machine's)")
@@ -129,7 +143,7 @@ def main(argv=None) -> int:
     fig.add_argument("--directory", default=".", help="the workflow's working directory")
     args = parser.parse_args(argv)
     try:
-        return {"estimate": _estimate, "check": _check, "figure": _figure}[args.command](args)
+        return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -20,9 +20,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported by the functions that build frames: the tests on arrays need none
+    import pandas as pd
 
 
 def _scipy_stats():
@@ -40,6 +43,7 @@ PAIR_COLUMNS = ["group", "stratifier_a", "stratifier_b", "rank_difference", "p_v
 
 def block_ranks(table: pd.DataFrame, ascending: bool = True) -> pd.DataFrame:
     """Rank the methods (columns) within each block (row); 1 = smallest if ``ascending``; ties averaged."""
+
     return table.rank(axis=1, method="average", ascending=ascending)
 
 
@@ -131,6 +135,8 @@ def exact_friedman_p(ranks: np.ndarray, max_work: int = EXACT_WORK) -> float:
 
 def friedman(table: pd.DataFrame, ascending: bool = True) -> Friedman:
     """Friedman's test on the complete blocks (rows without NaN) of a blocks × methods ``table``."""
+    import pandas as pd
+
     complete = table.dropna(how="any")
     if not len(complete):
         return friedman_from_ranks(pd.Series(np.nan, index=table.columns), 0)
@@ -159,6 +165,8 @@ def critical_difference(k: int, n_blocks: int, alpha: float = 0.05) -> float:
 
 def nemenyi_pvalues(average_ranks: pd.Series, n_blocks: int) -> pd.DataFrame:
     """Pairwise Nemenyi p-values (k × k, 1 on the diagonal) from average ranks over N blocks."""
+    import pandas as pd
+
     k = len(average_ranks)
     r = average_ranks.to_numpy(dtype=float)
     scale = np.sqrt(k * (k + 1) / (6.0 * n_blocks))
@@ -189,6 +197,8 @@ def compare(summary: pd.DataFrame, value: str, by: list[str], groups: dict, asce
     ``summary`` has columns ``dataset``, ``stratifier``, ``value`` and the ``by`` keys (e.g.
     classifier and measure). Datasets where any stratifier's value is NaN are left out.
     """
+    import pandas as pd
+
     ranks, tests, pairs = [], [], []
     for key, part in summary.groupby(by, sort=True):
         key = dict(zip(by, key if isinstance(key, tuple) else (key,)))
@@ -233,6 +243,7 @@ def average_ranks(summary: pd.DataFrame, value: str = "std", groups: dict | None
     Each dataset is a block; blocks where any stratifier's value is NaN are dropped for that
     comparison. ``groups`` maps a group name to its datasets (default one group ``all``).
     """
+
     groups = groups or {"all": sorted(summary["dataset"].unique())}
     return compare(summary, value, list(by), groups, ascending)[0]
 
@@ -261,6 +272,8 @@ def control_against_others(table: pd.DataFrame, control: str, others, alpha: flo
     The paired test that Demšar (2006, §3.1.3) and Benavoli, Corani & Mangili (2016) recommend for one
     method against a few: it uses each dataset's difference, where Nemenyi's all-pairs critical
     difference only uses ranks."""
+    import pandas as pd
+
     rows = []
     for other in others:
         pair = table[[control, other]].dropna()

@@ -164,6 +164,7 @@ class IterativeStratification(MultilabelStratifier):
     >>> stratifiers.get("iterative", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 1, 0, 1, 0]
     """
+    reference = "Sechidis, Tsoumakas & Vlahavas, ECML PKDD 2011"
     kernels = (iterative_kernel,)
     compile_seconds = 3
 

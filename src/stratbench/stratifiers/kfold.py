@@ -22,6 +22,7 @@ class KFold(MultilabelStratifier):
     >>> stratifiers.get("kfold", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 0, 0, 1, 1, 1]
     """
+    reference = "unshuffled k-fold (the k-fold row of Szymański & Kajdanowicz 2017)"
 
     equal_sizes = True
     seeded = False

@@ -44,6 +44,7 @@ class LabelsetStratification(MultilabelStratifier):
     >>> stratifiers.get("labelset", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 1, 0, 1, 0]
     """
+    reference = "Sechidis et al. 2011 (labelsets; MULAN)"
 
     equal_sizes = True
 

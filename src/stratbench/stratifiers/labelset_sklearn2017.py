@@ -61,6 +61,7 @@ class LabelsetSklearn2017(MultilabelStratifier):
     >>> stratifiers.get("labelset_sklearn2017", n_splits=3).fold_ids(Y).tolist()
     [0, 0, 0, 1, 0, 1, 2]
     """
+    reference = "Szymański & Kajdanowicz 2017 (scikit-learn 0.19 StratifiedKFold on labelsets)"
 
     seeded = False
 

@@ -177,6 +177,7 @@ PUBLISHED_SEED = 42  # cv_balance.random_cv's default seed
 class _Optisplit(MultilabelStratifier):
     """``start``: the initial random split, from ``random_state`` (``"seeded"``) or, as the published
     experiments ran it, always from ``np.random.seed(42)`` (``"published"``: every run the same split)."""
+    reference = "Tiittanen, Holm & Törönen, Bioinformatics 2021"
     kernels = (optisplit_kernel,)
     compile_seconds = 10
 

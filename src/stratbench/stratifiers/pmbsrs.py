@@ -47,6 +47,7 @@ class PMBSRS(MultilabelStratifier):
     >>> stratifiers.get("pmbsrs", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 1, 0, 0, 1]
     """
+    reference = "Charte, Rivera, del Jesus & Herrera 2016 (PMBSRS)"
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  protocol="stratbench"):

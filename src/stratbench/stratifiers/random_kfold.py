@@ -28,6 +28,7 @@ class RandomKFold(MultilabelStratifier):
     >>> stratifiers.get("random", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [1, 1, 0, 0, 1, 0]
     """
+    reference = "Sechidis et al. 2011 (random)"
 
     equal_sizes = True
 

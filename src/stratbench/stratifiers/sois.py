@@ -204,6 +204,7 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     >>> stratifiers.get("sois", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 0, 1, 1, 0]
     """
+    reference = "Szymański & Kajdanowicz, PMLR 74 (LIDTA 2017)"
     kernels = (sois_kernel,)
     compile_seconds = 4
 

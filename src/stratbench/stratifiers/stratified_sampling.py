@@ -71,6 +71,7 @@ class StratifiedSampling(MultilabelStratifier):
     >>> stratifiers.get("ss", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 0, 1, 0, 1]
     """
+    reference = "Merrillees & Du 2021 (stratified sampling for extreme multi-label data)"
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  epochs=50, swap_probability=0.1, threshold_proportion=0.1, decay=0.1, exact_sizes=False):

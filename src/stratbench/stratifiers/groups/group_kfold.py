@@ -18,6 +18,7 @@ class GroupKFoldBaseline(GroupBaseline):
     >>> stratifiers.get("group_kfold", n_splits=2).fold_ids([[1], [0], [1], [0]], groups=[0, 0, 1, 2]).tolist()
     [0, 0, 1, 1]
     """
+    reference = "scikit-learn GroupKFold (Pedregosa et al. 2011)"
 
     seeded = False
 

@@ -18,6 +18,7 @@ class MaestrosBaseline(GroupBaseline):
     """maestros's grouped multi-label split as k folds: ``MultilabelStratifiedKFold(shuffle=True)``
     (iterative-stratification 0.1.9) over the groups' label unions. Needs ``groups`` and the
     ``iterative-stratification`` package."""
+    reference = "maestros (PyPI, 2023): iterative-stratification over group labelsets"
 
     def _row_folds(self, Y, member, k, seed):
         from iterstrat.ml_stratifiers import MultilabelStratifiedKFold

@@ -19,6 +19,7 @@ class StratifiedGroupKFoldBaseline(GroupBaseline):
     """scikit-learn's ``StratifiedGroupKFold(shuffle=True)`` with each example's labelset as its class
     (greedy: the groups, in order of decreasing class-count spread, each to the fold that keeps the
     classes' shares most even). Needs ``groups``."""
+    reference = "scikit-learn StratifiedGroupKFold on labelsets"
 
     def _row_folds(self, Y, member, k, seed):
         classes = labelset_ids(Y)

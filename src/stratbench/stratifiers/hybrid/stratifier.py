@@ -342,6 +342,7 @@ class HybridStratification(MultilabelStratifier):
     >>> stratifiers.get("hybrid", n_splits=2, random_state=0).fold_ids(Y).tolist()
     [0, 1, 1, 0, 1, 0]
     """
+    reference = "stratbench (docs/ALGORITHMS.md, hybrid)"
     kernels = (hybrid_kernel, polish_kernel, group_search, iterative_kernel, sois_kernel)
     compile_seconds = 20
 

@@ -1,0 +1,142 @@
+"""The splitters as a library: the names users of iterative-stratification and scikit-multilearn know
+(stratbench.model_selection, also at the package's top level), one test per open ask of theirs (named
+after it), and what `stratbench list` and `stratbench --version` say."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import stratbench
+from stratbench import StratbenchError
+from stratbench.model_selection import (
+    IterativeStratification,
+    MultilabelStratifiedGroupKFold,
+    MultilabelStratifiedKFold,
+    MultilabelStratifiedShuffleSplit,
+    RepeatedMultilabelStratifiedKFold,
+    distinct_test_sets,
+)
+
+
+def labels(n=60, L=5, seed=0):
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, L)) < 0.3).astype(int)
+    Y[np.arange(n), np.arange(n) % L] = 1  # every label present
+    return Y
+
+
+def folds_of(cv, Y, groups=None):
+    n = Y.shape[0]
+    folds = np.full(n, -1)
+    for j, (_, test) in enumerate(cv.split(np.zeros((n, 1)), Y, groups)):
+        folds[test] = j
+    return folds
+
+
+def test_the_names_users_know_are_at_the_top_level_with_the_peers_signatures():
+    for name in ("MultilabelStratifiedKFold", "RepeatedMultilabelStratifiedKFold", "MultilabelStratifiedShuffleSplit",
+                 "IterativeStratification", "MultilabelStratifiedGroupKFold", "distinct_test_sets"):
+        assert getattr(stratbench, name) is getattr(stratbench.model_selection, name)
+    Y = labels()
+    assert MultilabelStratifiedKFold().get_n_splits() == 3  # iterstrat's defaults
+    assert RepeatedMultilabelStratifiedKFold().get_n_splits() == 5 * 10
+    assert MultilabelStratifiedShuffleSplit().get_n_splits() == 10
+    assert IterativeStratification(n_splits=4, order=2, random_state=0).method == "sois"  # scikit-multilearn's order
+    shares = IterativeStratification(n_splits=2, sample_distribution_per_fold=[0.25, 0.75], random_state=0)
+    assert np.bincount(folds_of(shares, Y)).tolist() == pytest.approx([15, 45], abs=3)
+    for method in ("iterative", "sois", "hybrid", "labelset", "random"):  # any registered method by name
+        folds = folds_of(MultilabelStratifiedKFold(n_splits=4, shuffle=True, random_state=1, method=method), Y)
+        assert sorted(set(folds.tolist())) == [0, 1, 2, 3], method
+    with pytest.raises(StratbenchError, match="unknown stratifier 'isx'"):
+        MultilabelStratifiedKFold(method="isx")
+
+
+def test_sklearn_model_selection_takes_them():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    from sklearn.multioutput import MultiOutputClassifier
+
+    Y = labels(80)
+    X = Y + np.random.default_rng(0).normal(0, 0.5, Y.shape)
+    scores = cross_val_score(MultiOutputClassifier(LogisticRegression()), X, Y,
+                             cv=MultilabelStratifiedKFold(n_splits=4, shuffle=True, random_state=0))
+    assert len(scores) == 4 and (scores > 0.2).all()
+
+
+def test_iterstrat_15_exact_holdout_sizes_as_scikit_learn_rounds_them():
+    """iterative-stratification #15: the test side holds ⌈p·n⌉ rows (scikit-learn's ShuffleSplit rounding),
+    the train side the rest, exactly, for every split and method."""
+    Y = labels(63)
+    for method in ("iterative", "sois", "random"):
+        for test_size, expected in ((0.25, 16), (0.1, 7), (20, 20)):
+            cv = MultilabelStratifiedShuffleSplit(n_splits=5, test_size=test_size, random_state=0, method=method)
+            sizes = {(len(train), len(test)) for train, test in cv.split(None, Y)}
+            assert sizes == {(63 - expected, expected)}, (method, test_size, sizes)
+    assert {len(t) for _, t in MultilabelStratifiedShuffleSplit(random_state=0).split(None, Y)} == {7}  # "default": 0.1
+
+
+def test_iterstrat_29_skmultilearn_147_289_a_seed_means_the_same_everywhere():
+    """iterative-stratification #29, scikit-multilearn #147 and #289: an int seed gives the same folds every
+    time; a RandomState or Generator is a stream (the same state, the same folds); None follows
+    np.random.seed; shuffle=True changes the row order the method sees, shuffle=False keeps the data's."""
+    Y = labels()
+
+    def folds(random_state, shuffle=True):
+        return folds_of(MultilabelStratifiedKFold(n_splits=3, shuffle=shuffle, random_state=random_state), Y)
+
+    assert (folds(7) == folds(7)).all() and not (folds(7) == folds(8)).all()
+    assert (folds(np.random.RandomState(3)) == folds(np.random.RandomState(3))).all()
+    assert (folds(np.random.default_rng(3)) == folds(np.random.default_rng(3))).all()
+    np.random.seed(11)
+    first = folds(None)
+    np.random.seed(11)
+    assert (folds(None) == first).all()
+    assert not (folds(7, shuffle=True) == folds(7, shuffle=False)).all()
+    kfold = MultilabelStratifiedKFold(n_splits=3, shuffle=False, method="kfold")  # no shuffle: the data's order
+    assert folds_of(kfold, Y).tolist() == [0] * 20 + [1] * 20 + [2] * 20
+
+
+def test_sklearn_13621_iterstrat_10_skmultilearn_151_310_groups_kept_whole_or_refused():
+    """scikit-learn #13621, iterative-stratification #10, scikit-multilearn #151 and #310: with multi-label y
+    and groups, a group's rows share a fold (never silently split), or the splitter refuses the groups."""
+    Y = labels(90)
+    groups = np.arange(90) // 3
+    for method in ("iterative", "hybrid", "random"):
+        folds = folds_of(MultilabelStratifiedGroupKFold(n_splits=3, shuffle=True, random_state=0, method=method), Y, groups)
+        assert all(len(set(folds[groups == g])) == 1 for g in range(30)), method
+    with pytest.raises(StratbenchError, match="does not split by groups"):
+        list(MultilabelStratifiedKFold(n_splits=3, method="sois").split(None, Y, groups))
+    with pytest.raises(StratbenchError, match="does not split by groups"):
+        MultilabelStratifiedGroupKFold(method="sois")
+
+
+def test_iterstrat_16_distinct_test_sets_over_repeats():
+    """iterative-stratification #16: how many distinct test sets a method gives over repeats, one call."""
+    Y = labels(40)
+    assert distinct_test_sets(MultilabelStratifiedKFold(4, method="kfold"), y=Y) == 4
+    repeated = RepeatedMultilabelStratifiedKFold(4, n_repeats=5, random_state=0)
+    assert distinct_test_sets(repeated, y=Y) == 20  # 40 rows: room for every repeat to differ
+    tiny = np.eye(2, dtype=int).repeat(2, axis=0)  # 4 rows, 2 folds: few distinct splits exist
+    assert distinct_test_sets(RepeatedMultilabelStratifiedKFold(2, n_repeats=20, random_state=0), y=tiny) <= 4
+
+
+def test_sparse_y_is_split_as_dense():
+    Y = labels()
+    cv = MultilabelStratifiedKFold(n_splits=3, shuffle=True, random_state=5)
+    assert (folds_of(cv, Y) == folds_of(cv, sp.csr_matrix(Y))).all()
+
+
+def test_stratbench_list_and_version(capsys):
+    from stratbench.__main__ import main
+    from stratbench.stratifiers.catalog import catalog
+
+    rows = {row["name"]: row for row in catalog()}
+    assert set(rows) == set(stratbench.stratifiers.names())
+    assert all(row["summary"] and row["reference"] for row in rows.values())
+    assert rows["iterative"]["reference"].startswith("Sechidis") and rows["iterative"]["groups"] == "kept whole"
+    assert rows["kfold"]["seeded"] is False and rows["kfold"]["fold_sizes"] == "n/k ± 1"
+    assert rows["group_kfold"]["groups"] == "required" and rows["sois"]["speed"] == "compiled"
+    assert main(["list"]) == 0
+    assert "| iterative | Iterative stratification (Sechidis et al. 2011) as a k-fold cross-validator." in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"stratbench {stratbench.__version__}"
