@@ -7,6 +7,9 @@ parameters) and prints what it would run.
 ``stratbench figure rank_bars --configfile config/X.yaml --width one --out fig.pdf`` redraws one figure
 of a finished study from its tidy tables (the config's ``figures:`` style, the width and dpi overridden).
 
+``stratbench certify`` checks every splitter, ours and the installed peers', for the properties a
+cross-validator is trusted for (:mod:`stratbench.conformance`).
+
 ``stratbench list`` prints every registered stratifier: what it is, its reference and its guarantees
 (:mod:`stratbench.stratifiers.catalog`). ``stratbench --version`` prints the version.
 
@@ -75,6 +78,17 @@ def _list(args) -> int:
     return 0
 
 
+def _certify(args) -> int:
+    from stratbench.conformance import certificate, markdown
+    from stratbench.io import write_text
+
+    text = markdown(certificate())
+    print(text, end="")
+    if args.out:
+        write_text(args.out, text)
+    return 0
+
+
 def _check(args) -> int:
     study = _load_study(args.configfile)
     print(f"{args.configfile}: study {study.name!r} is valid: {len(study.datasets)} datasets, "
@@ -125,6 +139,8 @@ def main(argv=None) -> int:
     parser.add_argument("--version", action="version", version=f"stratbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="every registered stratifier: what it is, its reference, its guarantees")
+    cert = sub.add_parser("certify", help="the conformance certificate of every splitter, ours and the installed peers'")
+    cert.add_argument("--out", help="also write it to this Markdown file")
     est = sub.add_parser("estimate", help="the cost of a study before it runs")
     est.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     est.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores for the wall time (default: this machine's)")
@@ -143,7 +159,8 @@ def main(argv=None) -> int:
     fig.add_argument("--directory", default=".", help="the workflow's working directory")
     args = parser.parse_args(argv)
     try:
-        return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list}[args.command](args)
+        return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list,
+                "certify": _certify}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
