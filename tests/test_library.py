@@ -140,3 +140,49 @@ def test_stratbench_list_and_version(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"stratbench {stratbench.__version__}"
+
+
+@pytest.mark.mirror
+def test_compat_reproduces_iterative_stratification_0_1_9_and_scikit_multilearn_0_2_0_bit_for_bit(mulan_cache):
+    """compat="iterstrat" / compat="skmultilearn": the pinned releases' folds, bit for bit, for the same data
+    and seed, on 5 datasets × 5 seeds × k ∈ {3, 5, 10} (scikit-multilearn at order 1 and 2), so a project
+    can switch mid-study and keep its folds."""
+    import warnings
+
+    from iterstrat.ml_stratifiers import MultilabelStratifiedKFold as IterstratKFold
+    from iterstrat.ml_stratifiers import RepeatedMultilabelStratifiedKFold as IterstratRepeated
+    from skmultilearn.model_selection import IterativeStratification as SkmlIS
+
+    def their_folds(cv, Y):
+        folds = np.empty(Y.shape[0], dtype=int)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for j, (_, test) in enumerate(cv.split(np.zeros((Y.shape[0], 1)), Y)):
+                folds[test] = j
+        return folds
+
+    compared = 0
+    for dataset in ("emotions", "genbase", "medical", "flags", "birds"):
+        Y = mulan_cache(dataset).Y
+        dense = Y.toarray()
+        for seed in range(5):
+            for k in (3, 5, 10):
+                theirs = their_folds(IterstratKFold(n_splits=k, shuffle=True, random_state=seed), dense)
+                ours = folds_of(MultilabelStratifiedKFold(n_splits=k, shuffle=True, random_state=seed, compat="iterstrat"), Y)
+                assert (ours == theirs).all(), ("iterstrat", dataset, seed, k)
+                for order in (1, 2):
+                    np.random.seed(seed)  # scikit-multilearn 0.2.0 draws from numpy's global state
+                    theirs = their_folds(SkmlIS(n_splits=k, order=order), dense)
+                    ours = folds_of(IterativeStratification(n_splits=k, order=order, random_state=seed, compat="skmultilearn"), Y)
+                    assert (ours == theirs).all(), ("skmultilearn", dataset, seed, k, order)
+                compared += 3
+    assert compared == 5 * 5 * 3 * 3
+    # the repeated CV draws its repeats from one stream, as iterstrat's does
+    Y = mulan_cache("emotions").Y
+    theirs = [test.tolist() for _, test in IterstratRepeated(n_splits=3, n_repeats=3, random_state=4).split(
+        np.zeros((Y.shape[0], 1)), Y.toarray())]
+    ours = [test.tolist() for _, test in RepeatedMultilabelStratifiedKFold(3, n_repeats=3, random_state=4,
+                                                                           compat="iterstrat").split(None, Y)]
+    assert ours == theirs
+    with pytest.raises(StratbenchError, match="compat must be one of"):
+        MultilabelStratifiedKFold(compat="skmultilearn")

@@ -16,8 +16,12 @@ What they mean, the same for every method:
   share rounds up), exactly;
 - :func:`distinct_test_sets`: how many different test sets a cross-validator gives over its splits.
 
-Not bit for bit the peers' folds: their algorithms break ties and order rows differently (the IS of
-iterative-stratification 0.1.9 and scikit-multilearn 0.2.0 are compared with ours in docs/ALGORITHMS.md).
+``compat``: the peers' own folds, bit for bit, so a project can switch mid-study without changing its
+folds: ``MultilabelStratifiedKFold(..., compat="iterstrat")`` and ``RepeatedMultilabelStratifiedKFold(...,
+compat="iterstrat")`` give iterative-stratification 0.1.9's, ``IterativeStratification(...,
+compat="skmultilearn")`` scikit-multilearn 0.2.0's (seeded as a study seeded it: ``random_state=s`` is
+``np.random.seed(s)`` before the split; None draws from numpy's global state). Without it, stratbench's own
+IS and SOIS (:mod:`stratbench.stratifiers.iterstrat_compat` says how the peers' differ).
 
 >>> import numpy as np
 >>> from stratbench import MultilabelStratifiedKFold
@@ -35,22 +39,37 @@ from stratbench import StratbenchError, stratifiers
 from stratbench.labels import as_label_matrix
 from stratbench.stratifiers._base import check_random_state
 from stratbench.stratifiers._sizes import fit_sizes, holdout_sizes
+from stratbench.stratifiers.iterstrat_compat import kfold_test_folds, random_state, skmultilearn_test_folds
 
 __all__ = ["IterativeStratification", "MultilabelStratifiedGroupKFold", "MultilabelStratifiedKFold",
            "MultilabelStratifiedShuffleSplit", "RepeatedMultilabelStratifiedKFold", "distinct_test_sets"]
 
 
+COMPAT = (None, "iterstrat", "skmultilearn")
+
+
 class _KFold:
-    """k folds of the registered stratifier ``method`` (its own parameters in ``params``)."""
+    """k folds of the registered stratifier ``method`` (its own parameters in ``params``), or with ``compat`` a
+    peer's own folds."""
+
+    _compat: tuple = (None,)
 
     def __init__(self, n_splits: int = 3, *, shuffle: bool = False, random_state=None, method: str = "iterative",
-                 **params):
-        self.n_splits, self.shuffle, self.random_state, self.method, self.params = (
-            n_splits, shuffle, random_state, method, params)
+                 compat: str | None = None, **params):
+        self.n_splits, self.shuffle, self.random_state, self.method, self.compat, self.params = (
+            n_splits, shuffle, random_state, method, compat, params)
         stratifiers.resolve(method)  # an unknown method stops here, with the registered names
+        if compat not in self._compat:
+            raise StratbenchError(f"{type(self).__name__}: compat must be one of {self._compat}, got {compat!r}")
 
     def fold_ids(self, y, groups=None) -> np.ndarray:
         """The test fold of every row."""
+        if self.compat == "iterstrat":
+            return kfold_test_folds(as_label_matrix(y), self.n_splits, self.shuffle, random_state(self.random_state))
+        if self.compat == "skmultilearn":
+            rng = random_state(self.random_state)
+            return skmultilearn_test_folds(as_label_matrix(y), self.n_splits, self.order,
+                                           self.sample_distribution_per_fold, rng)
         Y = as_label_matrix(y)
         rng = check_random_state(self.random_state)
         order = rng.permutation(Y.shape[0]) if self.shuffle else np.arange(Y.shape[0])
@@ -87,8 +106,10 @@ class MultilabelStratifiedKFold(_KFold):
     [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]
     """
 
+    _compat = (None, "iterstrat")
+
     def split(self, X=None, y=None, groups=None):
-        if groups is not None and not stratifiers.resolve(self.method).supports_groups:
+        if groups is not None and (self.compat or not stratifiers.resolve(self.method).supports_groups):
             raise StratbenchError(f"{self.method!r} does not split by groups; a group's rows would leak across folds "
                                   "(MultilabelStratifiedGroupKFold with method='iterative' or 'hybrid' keeps them whole)")
         yield from super().split(X, y, groups)
@@ -125,14 +146,16 @@ class IterativeStratification(_KFold):
     ``order=2`` second-order iterative stratification (SOIS, Szymański & Kajdanowicz 2017);
     ``sample_distribution_per_fold`` the folds' shares (default equal)."""
 
+    _compat = (None, "skmultilearn")
+
     def __init__(self, n_splits: int = 3, order: int = 1, sample_distribution_per_fold=None, shuffle: bool = False,
-                 random_state=None):
+                 random_state=None, compat: str | None = None):
         if order not in (1, 2):
             raise StratbenchError(f"order must be 1 (iterative stratification) or 2 (SOIS), got {order!r}")
-        shares = {} if sample_distribution_per_fold is None else {"fold_shares": list(sample_distribution_per_fold)}
-        super().__init__(n_splits, shuffle=shuffle, random_state=random_state,
-                         method="iterative" if order == 1 else "sois", **shares)
         self.order, self.sample_distribution_per_fold = order, sample_distribution_per_fold
+        shares = {} if sample_distribution_per_fold is None or compat else {"fold_shares": list(sample_distribution_per_fold)}
+        super().__init__(n_splits, shuffle=shuffle, random_state=random_state,
+                         method="iterative" if order == 1 else "sois", compat=compat, **shares)
 
 
 class RepeatedMultilabelStratifiedKFold:
@@ -140,15 +163,18 @@ class RepeatedMultilabelStratifiedKFold:
     random_state=None)``: ``n_repeats`` k-fold CVs of ``method``, each on the rows in a fresh random order
     (one stream from ``random_state``), ``n_splits × n_repeats`` splits in all."""
 
-    def __init__(self, n_splits: int = 5, *, n_repeats: int = 10, random_state=None, method: str = "iterative", **params):
-        self.n_splits, self.n_repeats, self.random_state, self.method, self.params = (
-            n_splits, n_repeats, random_state, method, params)
-        stratifiers.resolve(method)
+    def __init__(self, n_splits: int = 5, *, n_repeats: int = 10, random_state=None, method: str = "iterative",
+                 compat: str | None = None, **params):
+        self.n_splits, self.n_repeats, self.random_state, self.method, self.compat, self.params = (
+            n_splits, n_repeats, random_state, method, compat, params)
+        MultilabelStratifiedKFold(n_splits, method=method, compat=compat, **params)  # checks method and compat
 
     def split(self, X=None, y=None, groups=None):
-        rng = check_random_state(self.random_state)
+        # iterstrat's repeats draw from one RandomState, as scikit-learn's _RepeatedSplits: the same stream here
+        rng = random_state(self.random_state) if self.compat else check_random_state(self.random_state)
         for _ in range(self.n_repeats):
-            cv = MultilabelStratifiedKFold(self.n_splits, shuffle=True, random_state=rng, method=self.method, **self.params)
+            cv = MultilabelStratifiedKFold(self.n_splits, shuffle=True, random_state=rng, method=self.method,
+                                           compat=self.compat, **self.params)
             yield from cv.split(X, y, groups)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
