@@ -186,3 +186,16 @@ def test_compat_reproduces_iterative_stratification_0_1_9_and_scikit_multilearn_
     assert ours == theirs
     with pytest.raises(StratbenchError, match="compat must be one of"):
         MultilabelStratifiedKFold(compat="skmultilearn")
+
+
+def test_every_public_class_has_a_runnable_example():
+    """Every registered stratifier and every class of stratbench.model_selection shows itself at work in
+    its docstring (the doctests run them: pytest --doctest-modules)."""
+    import inspect
+
+    from stratbench import model_selection, stratifiers
+
+    classes = [stratifiers.resolve(name) for name in stratifiers.names()]
+    classes += [obj for name, obj in vars(model_selection).items() if inspect.isclass(obj) and name in model_selection.__all__]
+    missing = [c.__name__ for c in classes if ">>> " not in (c.__doc__ or "")]
+    assert not missing, missing

@@ -144,7 +144,14 @@ class IterativeStratification(_KFold):
     """scikit-multilearn's ``IterativeStratification(n_splits=3, order=1, sample_distribution_per_fold=None,
     shuffle=False, random_state=None)``: ``order=1`` is iterative stratification (Sechidis et al. 2011),
     ``order=2`` second-order iterative stratification (SOIS, Szymański & Kajdanowicz 2017);
-    ``sample_distribution_per_fold`` the folds' shares (default equal)."""
+    ``sample_distribution_per_fold`` the folds' shares (default equal).
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> folds = IterativeStratification(n_splits=2, order=2, random_state=0).fold_ids(Y)  # SOIS
+    >>> np.bincount(folds).tolist()
+    [6, 6]
+    """
 
     _compat = (None, "skmultilearn")
 
@@ -161,7 +168,14 @@ class IterativeStratification(_KFold):
 class RepeatedMultilabelStratifiedKFold:
     """iterative-stratification's ``RepeatedMultilabelStratifiedKFold(n_splits=5, n_repeats=10,
     random_state=None)``: ``n_repeats`` k-fold CVs of ``method``, each on the rows in a fresh random order
-    (one stream from ``random_state``), ``n_splits × n_repeats`` splits in all."""
+    (one stream from ``random_state``), ``n_splits × n_repeats`` splits in all.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> cv = RepeatedMultilabelStratifiedKFold(n_splits=2, n_repeats=3, random_state=0)
+    >>> cv.get_n_splits(), [len(test) for _, test in cv.split(None, Y)]
+    (6, [6, 6, 6, 6, 6, 6])
+    """
 
     def __init__(self, n_splits: int = 5, *, n_repeats: int = 10, random_state=None, method: str = "iterative",
                  compat: str | None = None, **params):
@@ -186,7 +200,13 @@ class MultilabelStratifiedShuffleSplit:
     train_size=None, random_state=None)``: ``n_splits`` independent (train, test) splits of ``method``,
     each on the rows in a fresh random order; the sides hold exactly scikit-learn's sizes (test ⌈p·n⌉ for a
     float share, the rest train; ``"default"``: 0.1), the method's split moved to them by the fewest label
-    changes (:func:`stratbench.stratifiers._sizes.fit_sizes`)."""
+    changes (:func:`stratbench.stratifiers._sizes.fit_sizes`).
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> [(len(train), len(test)) for train, test in MultilabelStratifiedShuffleSplit(3, test_size=0.3, random_state=0).split(None, Y)]
+    [(8, 4), (8, 4), (8, 4)]
+    """
 
     def __init__(self, n_splits: int = 10, *, test_size="default", train_size=None, random_state=None,
                  method: str = "iterative", **params):

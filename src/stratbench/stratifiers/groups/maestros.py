@@ -17,7 +17,17 @@ from stratbench.stratifiers.groups._baseline import GroupBaseline, folds_of_spli
 class MaestrosBaseline(GroupBaseline):
     """maestros's grouped multi-label split as k folds: ``MultilabelStratifiedKFold(shuffle=True)``
     (iterative-stratification 0.1.9) over the groups' label unions. Needs ``groups`` and the
-    ``iterative-stratification`` package."""
+    ``iterative-stratification`` package.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)  # three labels, four examples each
+    >>> folds = stratifiers.get("maestros", n_splits=3, random_state=0).fold_ids(Y, groups=np.arange(12) // 2)
+    >>> np.bincount(folds).tolist(), [np.bincount(folds[Y[:, l] == 1], minlength=3).tolist() for l in range(3)]
+    ([4, 4, 4], [[0, 2, 2], [2, 2, 0], [2, 0, 2]])
+    """
     reference = "maestros (PyPI, 2023): iterative-stratification over group labelsets"
 
     def _row_folds(self, Y, member, k, seed):

@@ -18,7 +18,17 @@ from stratbench.stratifiers.groups._baseline import GroupBaseline, folds_of_spli
 class StratifiedGroupKFoldBaseline(GroupBaseline):
     """scikit-learn's ``StratifiedGroupKFold(shuffle=True)`` with each example's labelset as its class
     (greedy: the groups, in order of decreasing class-count spread, each to the fold that keeps the
-    classes' shares most even). Needs ``groups``."""
+    classes' shares most even). Needs ``groups``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stratbench import stratifiers
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)  # three labels, four examples each
+    >>> folds = stratifiers.get("stratified_group_kfold", n_splits=3, random_state=0).fold_ids(Y, groups=np.arange(12) // 2)
+    >>> np.bincount(folds).tolist(), [np.bincount(folds[Y[:, l] == 1], minlength=3).tolist() for l in range(3)]
+    ([4, 4, 4], [[2, 0, 2], [0, 2, 2], [2, 2, 0]])
+    """
     reference = "scikit-learn StratifiedGroupKFold on labelsets"
 
     def _row_folds(self, Y, member, k, seed):
