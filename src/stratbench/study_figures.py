@@ -71,7 +71,7 @@ def paper_claims(read: Read, subject: str, style, paper=None):
     for key, name in (("summary", "summary.csv"), ("network", "network_stability_summary.csv")):
         try:
             optional[key] = read(name)
-        except FileNotFoundError:
+        except (FileNotFoundError, StratbenchError):  # a table the study does not make
             pass
     return figures.claim_rank_bars(claim_ranks(paper, read("fold_quality_summary.csv"), **optional), paper, style)
 
