@@ -71,6 +71,15 @@ def _gain(d_label, d_pair, z_label, z_pair, over, w_label, w_pair, keep_pairs): 
 
 
 @numba.njit(cache=True)
+def _tally(pair, d, z, d_label, d_pair, z_label, z_pair):  # pragma: no cover - compiled
+    """The running (ΔLD, ΔLPD, empty label cells, empty pair cells) with one combination's change (d, z)
+    added to its kind's sums."""
+    if pair:
+        return d_label, d_pair + d, z_label, z_pair + z
+    return d_label + d, d_pair, z_label + z, z_pair
+
+
+@numba.njit(cache=True)
 def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # pragma: no cover - compiled
     """(ΔLD sum, ΔLPD sum, Δ empty label cells, Δ empty pair cells, positives added above a label's
     cap) of swapping a row of labelset s in fold a with a row of labelset t in fold b."""
@@ -89,12 +98,8 @@ def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # prag
             continue
         ca, cb = C[c, a], C[c, b]
         d, z = _two_cells(ca, cb, to_a, to_b, sizes[a], sizes[b], sizes[a], sizes[b], odds[c])
-        if is_pair[c]:
-            d_pair += d
-            z_pair += z
-        else:
-            d_label += d
-            z_label += z
+        d_label, d_pair, z_label, z_pair = _tally(is_pair[c], d, z, d_label, d_pair, z_label, z_pair)
+        if not is_pair[c]:
             over += (1 if to_a > 0 and ca + 1 > caps[c, a] else 0) + (1 if to_b > 0 and cb + 1 > caps[c, b] else 0)
     return d_label, d_pair, z_label, z_pair, over
 
@@ -154,12 +159,8 @@ def _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark):  # p
         ca, cb = C[c, a], C[c, b]
         moved = 1 if mark[c] else 0
         d, z = _two_cells(ca, cb, -moved, moved, size_a, size_b, size_a - 1.0, size_b + 1.0, odds[c])
-        if is_pair[c]:
-            d_pair += d
-            z_pair += z
-        else:
-            d_label += d
-            z_label += z
+        d_label, d_pair, z_label, z_pair = _tally(is_pair[c], d, z, d_label, d_pair, z_label, z_pair)
+        if not is_pair[c]:
             over += 1 if moved and cb + 1 > caps[c, b] else 0
     for i in range(ptr[s], ptr[s + 1]):
         mark[combos[i]] = False
