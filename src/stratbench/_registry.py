@@ -12,6 +12,16 @@ import importlib
 from stratbench import StratbenchError
 
 
+def import_object(path: str, kind: str):
+    """The object at the dotted ``path`` (``module.attribute``), imported; one line naming ``kind`` and the
+    path where it cannot be."""
+    module_name, _, attr = path.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise StratbenchError(f"cannot import {kind} {path!r}: {exc}") from None
+
+
 class Registry:
     def __init__(self, kind: str, builtin_modules: list[str]):
         self.kind = kind
@@ -47,11 +57,7 @@ class Registry:
         if name in self._classes:
             return self._classes[name]
         if "." in name:
-            module_name, _, attr = name.rpartition(".")
-            try:
-                return getattr(importlib.import_module(module_name), attr)
-            except (ImportError, AttributeError) as exc:
-                raise StratbenchError(f"cannot import {self.kind} {name!r}: {exc}") from None
+            return import_object(name, self.kind)
         raise StratbenchError(
             f"unknown {self.kind} {name!r}; registered: {', '.join(self.names())} "
             f"(or give a dotted path such as mypackage.module.MyClass)"

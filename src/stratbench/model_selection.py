@@ -64,6 +64,8 @@ class _KFold:
 
     def fold_ids(self, y, groups=None) -> np.ndarray:
         """The test fold of every row."""
+        if self.compat and groups is not None:  # the peers' IS ignores groups: refused, as every non-group method
+            raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak across folds")
         if self.compat == "iterstrat":
             return kfold_test_folds(as_label_matrix(y), self.n_splits, self.shuffle, random_state(self.random_state))
         if self.compat == "skmultilearn":
@@ -107,12 +109,6 @@ class MultilabelStratifiedKFold(_KFold):
     """
 
     _compat = (None, "iterstrat")
-
-    def split(self, X=None, y=None, groups=None):
-        if groups is not None and (self.compat or not stratifiers.resolve(self.method).supports_groups):
-            raise StratbenchError(f"{self.method!r} does not split by groups; a group's rows would leak across folds "
-                                  "(MultilabelStratifiedGroupKFold with method='iterative' or 'hybrid' keeps them whole)")
-        yield from super().split(X, y, groups)
 
 
 class MultilabelStratifiedGroupKFold(_KFold):

@@ -229,12 +229,9 @@ def summary(jobs: list[Job]) -> pd.DataFrame:
     return table if total["forests"] else table.drop(columns="forests")
 
 
+
 def duration(seconds: float) -> str:
     """A wall time as a person reads it: minutes, hours or days."""
-    return _duration(seconds)
-
-
-def _duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds / 60:.0f} min"
     if seconds < 48 * 3600:

@@ -10,9 +10,8 @@ dotted path (``reproduces: mypapers.toy2030.PAPER``, with ``import_paths``), whi
 registers; :func:`register` adds one from code (e.g. a test's toy paper).
 """
 
-import importlib
-
 from stratbench import StratbenchError
+from stratbench._registry import import_object
 from stratbench.papers import sechidis2011, szymanski2017, tiittanen2021
 from stratbench.papers._paper import COLUMNS, Cause, Paper, StudyTables
 
@@ -31,11 +30,7 @@ def get(name: str) -> Paper:
     if name in _PAPERS:
         return _PAPERS[name]
     if "." in name:
-        module, _, attribute = name.rpartition(".")
-        try:
-            paper = getattr(importlib.import_module(module), attribute)
-        except (ImportError, AttributeError) as exc:
-            raise StratbenchError(f"cannot import the paper {name!r}: {exc}") from None
+        paper = import_object(name, "paper")
         if not isinstance(paper, Paper):
             raise StratbenchError(f"{name!r} is a {type(paper).__name__}, not a stratbench.papers.Paper")
         return register(paper)

@@ -100,10 +100,9 @@ class Paper:
     def criterion(self, table: str) -> str:
         return next((text for prefix, text in self.criteria.items() if table.startswith(prefix)), "")
 
-    def table_names(self, classifiers=()) -> list[str]:
-        """The tables this paper prints for a study whose classifiers are ``classifiers``: ``prints``, then
-        ``prints_per_classifier`` for each classifier."""
-        return [*self.prints, *(p.format(classifier=c) for p in self.prints_per_classifier for c in classifiers)]
+    def classifier_table_names(self, classifiers) -> list[str]:
+        """The tables this paper prints for the classifiers ``classifiers``: ``prints_per_classifier`` for each."""
+        return [p.format(classifier=c) for p in self.prints_per_classifier for c in classifiers]
 
 
 def rows(**columns) -> pd.DataFrame:

@@ -30,7 +30,7 @@ def table_names(paper: str | None = None, classifiers=()) -> list[str]:
     printing = _printing(paper)
     names = [n for p in printing for n in p.prints] + [FOLD_QUALITY_RANKS]
     if classifiers:
-        names += [n for p in printing for n in p.table_names(classifiers)[len(p.prints):]]
+        names += [n for p in printing for n in p.classifier_table_names(classifiers)]
         names.append(SCORE_TESTS)
     return names
 
@@ -69,7 +69,7 @@ def study_tables(statistics: pd.DataFrame, fold_quality: pd.DataFrame, runtime: 
     if summary is not None and not summary.empty:
         classifiers = tuple(dict.fromkeys(summary["classifier"])) if "classifier" in summary else ()
         tables += [t for paper in registered if paper.score_layouts
-                   for t in _declared(paper, paper.score_layouts(inputs, order), paper.table_names(classifiers))]
+                   for t in _declared(paper, paper.score_layouts(inputs, order), paper.classifier_table_names(classifiers))]
         if score_tests is not None:
             tables.append(tests_table(score_tests, SCORE_TESTS,
                                       "Friedman and Iman–Davenport tests on the std over folds of each measure, "

@@ -176,9 +176,12 @@ class MultilabelStratifier:
         if groups is None:
             return None
         if not self.supports_groups:  # scikit-learn's non-group splitters ignore them: a group would leak
+            from stratbench import stratifiers
+
+            whole = [n for n in stratifiers.names() if stratifiers.resolve(n).supports_groups]
             raise StratbenchError(f"{type(self).__name__} does not split by groups: the rows of one group could land "
                                   f"in different folds. Pass groups=None, or use a stratifier that splits whole groups "
-                                  f"(iterative, random)")
+                                  f"({', '.join(whole)})")
         groups = np.asarray(groups)
         if groups.shape != (n,):
             raise StratbenchError(f"groups has shape {groups.shape}; one group label per example ({n}) is needed")
