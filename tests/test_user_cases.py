@@ -1,5 +1,6 @@
 """Cases a user meets (reliability round 2): repeated holdout that repeats, statistics that never
 overclaim on small N, the label matrices users have, config errors before any job, SS's sizes."""
+import copy
 import warnings
 
 import numpy as np
@@ -294,3 +295,23 @@ def test_grouped_datasets_are_checked_before_any_job(tmp_path):
     with pytest.raises(StratbenchError, match="has 2 kinds"):
         Study.checked({**grid, "datasets": {"x": {"mulan": "emotions", "synthetic": {
             "examples": 10, "labels": 2, "features": 2, "cardinality": 1}}}})
+
+
+def test_a_methods_parameter_check_is_remembered_until_its_parameters_change(tmp_path, monkeypatch):
+    """The toy fit that checks a method's parameters runs once per working folder (planning a study again
+    costs none), and again when the parameters change."""
+    from stratbench import config as config_module
+
+    monkeypatch.chdir(tmp_path)
+    study = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1,
+             "stratifiers": {"iterative": {"params": {"label_ties": "lowest_index"}}},
+             "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}}}
+    tried = []
+    real = config_module._try_method
+    monkeypatch.setattr(config_module, "_try_method", lambda *a: (tried.append(a[2]), real(*a)))
+    Study.checked(copy.deepcopy(study))
+    Study.checked(copy.deepcopy(study))
+    assert tried == ["iterative"] and len(list((tmp_path / ".snakemake" / "stratbench" / "checked").iterdir())) == 1
+    study["stratifiers"]["iterative"]["params"]["label_ties"] = "random"
+    Study.checked(copy.deepcopy(study))
+    assert tried == ["iterative", "iterative"]
