@@ -114,6 +114,29 @@ def check_study(study) -> None:
         unknown = sorted(set(members) - set(study.datasets))
         if unknown:
             raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+    if study.cv_error:
+        _check_cv_error(study)
+
+
+def _check_cv_error(study) -> None:
+    """A "does it matter" study: one kind of study, a truth pool of ``min_pool`` rows beside every
+    development sample, k no larger than the smallest sample, its baseline among the stratifiers."""
+    cv = study.cv_error
+    if study.grid_ks or study.classifiers:
+        raise StratbenchError("config: a cv_error study has no `grid` and no `classifiers` (its learners are "
+                              "cv_error.learners)")
+    if cv["baseline"] not in study.stratifiers:
+        raise StratbenchError(f"config: cv_error.baseline {cv['baseline']!r} is not one of the stratifiers "
+                              f"({', '.join(study.stratifiers)})")
+    if max(cv["n_splits"]) > min(cv["sizes"]):
+        raise StratbenchError(f"config: cv_error.n_splits {max(cv['n_splits'])} is greater than the smallest "
+                              f"development sample ({min(cv['sizes'])} rows)")
+    for d in study.datasets:
+        examples = study.shape(d)[0]
+        if max(cv["sizes"]) + cv["min_pool"] > examples:
+            raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development sample of "
+                                  f"{max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
+                                  "(cv_error.min_pool)")
 
 def _check_groups(study) -> None:
     """Grouped datasets are split by the grid (a study with ``grid:``), by stratifiers that split

@@ -68,7 +68,8 @@ class Study:
     the classifiers are evaluated on), ``network_stability`` (and ``network_max_labels``),
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
     (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
-    k of a fold-quality grid study, empty otherwise), ``optimum`` (its ``grid.optimum``), ``import_paths``.
+    k of a fold-quality grid study, empty otherwise), ``optimum`` (its ``grid.optimum``), ``cv_error`` (the
+    settings of a "does it matter" study, empty otherwise) and its ``cv_sizes``, ``import_paths``.
 
     Examples
     --------
@@ -102,6 +103,8 @@ class Study:
         self.grid = config.get("grid") or {}
         self.grid_ks = self.grid.get("n_splits", [])
         self.optimum = self.grid.get("optimum") or {}  # the optimality gap's solver settings, empty: none
+        self.cv_error = config.get("cv_error") or {}  # the "does it matter" study's settings, empty: none
+        self.cv_sizes = self.cv_error.get("sizes", [])
         network = config.get("network_stability", False)
         self.network_stability = bool(network)
         self.network_max_labels = network.get("max_labels") if isinstance(network, dict) else None

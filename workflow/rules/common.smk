@@ -37,6 +37,7 @@ wildcard_constraints:
     repeat=r"\d+",
     mulan=_alternatives(MULAN_USED),
     subject=_alternatives([*study.classifiers, "fold_quality"]),
+    m=r"\d+",
 
 
 # Every job asks for memory and time: from `stratbench estimate` when it has been run for this study
@@ -190,6 +191,13 @@ def all_outputs():
                 f"{study.results}/figures/grid_critical_difference_k{{k}}.{{ext}}", k=study.grid_ks, ext=["png", "pdf"]
             ),
             *([f"{tables}/grid_gap.md", f"{study.results}/figures/grid_gap.png"] if study.optimum else []),
+        ]
+    if study.cv_error:  # a "does it matter" study: its tables, figures and verdict
+        return [
+            f"{tables}/dataset_statistics.csv",
+            f"{tables}/cv_error.md",
+            f"{study.results}/report/does_it_matter.md",
+            *figures("cv_error_bias_variance", "cv_error_model_choice"),
         ]
     outputs = [
         *job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),

@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+import warnings
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +63,7 @@ class DatasetCost:
     network_s: float
     forests: dict         # classifier -> ForestCost
     combinations_s: float = 0.0  # building the label combinations once (a grid job shares them)
+    cv_s: dict = field(default_factory=dict)  # "does it matter": part → {m: seconds per development sample}
 
 STARTUP_IMPORTS = {  # what a job of each kind imports before it works
     "split": "import snakemake.script, stratbench._snakemake, stratbench.stratifiers, stratbench.measures.fold_quality, "
@@ -163,7 +165,8 @@ def _model_mb(model) -> float:
 
 def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples: int = 24,
                       log=print) -> DatasetCost:
-    """Time one fold's forests of every classifier, every stratifier and the fold measures on ``dataset``."""
+    """Time one fold's forests of every classifier, every stratifier and the fold measures on ``dataset``
+    (of a "does it matter" study: :func:`calibrate_cv_error`)."""
     ds = study.load_dataset(dataset, workdir)
     Y, k = ds.Y, study.n_splits
     with tempfile.TemporaryDirectory() as tmp:  # what a job pays to read the dataset
@@ -171,6 +174,9 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
         start = time.perf_counter()
         load_dataset(Path(tmp) / "d.npz")
         load_s = time.perf_counter() - start
+    if study.cv_error:
+        return DatasetCost(dataset, Y.shape[0], Y.shape[1], matrix_mb(ds.X), matrix_mb(Y), "", load_s, {}, 0.0, 0.0,
+                           {}, cv_s=calibrate_cv_error(study, dataset, ds, log))
     groups = dataset_groups(ds, study.datasets[dataset].get("groups"), study.split_seed(dataset, 0))
     stratifier_s, folds = {}, None
     for name in study.stratifiers:
@@ -207,3 +213,37 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
                        fold_quality_s, network_s, forests, combinations_s)
 
 
+
+
+def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
+    """Seconds per development sample of a "does it matter" study's jobs, each size m, with one BLAS
+    thread as a job has: the truth (every learner fitted on the sample and scored on its pool), and each
+    stratifier's estimates: the sample's preparation (its kernel, the learners' solves), timed once, plus
+    J times one CV repeat at every k, timed once beyond the preparation. The stratifier runs once at
+    every k beforehand (numba's load, which a job pays once)."""
+    from threadpoolctl import threadpool_limits
+
+    from stratbench.cv_error.run import _prepared, development_rows, estimate_rows, splitter_factory, truth_rows
+
+    cv, seed = study.cv_error, study.seed
+    out: dict = {part: {} for part in ["truth", *study.stratifiers]}
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # labels rarer than k in small samples: expected
+        for m in study.cv_sizes:
+            start = time.perf_counter()
+            truth_rows(ds.X, ds.Y, m, 1, cv["learners"], seed, dataset)
+            out["truth"][m] = time.perf_counter() - start
+            start = time.perf_counter()
+            _prepared(ds.X, ds.Y, development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0], cv["learners"], 0)
+            prepare_s = time.perf_counter() - start
+            for name, spec in study.stratifiers.items():
+                make = splitter_factory(name, spec)
+                for k in cv["n_splits"]:  # loads its kernels: a job pays that once, not once a repeat
+                    make(k, 0).fold_ids(ds.Y[: min(study.cv_sizes)])
+                start = time.perf_counter()
+                estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], cv["learners"], make, seed, dataset)
+                repeat_s = max(0.0, time.perf_counter() - start - prepare_s)
+                out[name][m] = prepare_s + repeat_s * len(study.repeats)
+            log(f"  {dataset} m={m}: truth {out['truth'][m]:.2f} s per sample; estimates "
+                f"{sum(out[s][m] for s in study.stratifiers):.1f} s per sample, every stratifier")
+    return out

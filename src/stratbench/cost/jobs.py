@@ -117,6 +117,16 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 jobs.append(Job("grid_optimum", d, cpu_s=wall * o["workers"], wall_s=wall,
                                 mem_mb=int(BASE_MB + 500 + 40 * c.y_mb), after=("dataset",)))
             continue
+        if study.cv_error:  # a job per (m): every sample's truth; a job per (m, stratifier): every estimate
+            samples = study.cv_error["samples"]
+            for part, m, per_sample in ((p, m, v) for p, by_m in c.cv_s.items() for m, v in by_m.items()):
+                seconds = startup + c.load_s + samples * per_sample
+                jobs.append(Job("cv_truth" if part == "truth" else "cv_estimates", d, "" if part == "truth" else part,
+                                f"m{m}", cpu_s=seconds, wall_s=seconds,
+                                mem_mb=int(BASE_MB + 3 * c.x_mb + 3 * c.y_mb + 8 * 3 * m * m / 1e6
+                                           + (16 * (c.examples - m) * m / 1e6 if part == "truth" else 0)),
+                                after=("dataset",)))
+            continue
         per_repeat = study.split_per_repeat(d)  # a large label matrix: a fold job per repeat, side by side
         for s, split_s in c.stratifier_s.items():  # else one fold job per (dataset, stratifier): every repeat's split
             for r in repeats if per_repeat else [-1]:
@@ -173,7 +183,7 @@ def simulate(jobs: list[Job], cores: int) -> float:
     last = [i for i, j in enumerate(jobs) if j.rule != "aggregate"]
     for i, j in enumerate(jobs):
         parents = []
-        if j.rule in (*FOLD_RULES, "grid_quality") and j.dataset in dataset_job:
+        if j.rule in (*FOLD_RULES, "grid_quality", "cv_truth", "cv_estimates") and j.dataset in dataset_job:
             parents = [dataset_job[j.dataset]]
         elif j.rule in ("network_stability", "evaluate"):
             parents = folds_of(j)
@@ -216,6 +226,8 @@ def summary(jobs: list[Job]) -> pd.DataFrame:
              "grid_optimum": "best split (CP-SAT)"}
     frame["part"] = frame["rule"].map(parts).fillna("folds + fold quality")
     frame.loc[frame["rule"] == "evaluate", "part"] = frame["classifier"]
+    cv = frame["rule"].isin(["cv_truth", "cv_estimates"])  # "does it matter": per development-sample size
+    frame.loc[cv, "part"] = frame["rule"].str.replace("cv_", "") + " " + frame["classifier"].str.replace("m", "m=")
     rows = []
     for (d, part), g in frame.groupby(["dataset", "part"], sort=False):
         rows.append(dict(dataset=d or "(all)", part=part, jobs=len(g), forests=int(g["forests"].sum()),

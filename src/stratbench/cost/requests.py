@@ -27,16 +27,19 @@ FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables,
 # rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds" (every repeat's
 # split and fold quality of a dataset × stratifier), "make_folds_per_repeat" (one repeat's, of a large label
 # matrix: not grouped on a cluster, so its repeats run side by side), "network_stability" (every repeat's), "evaluate",
-# "grid_quality", "grid_optimum", or "aggregate" (a gather, table,
+# "grid_quality", "grid_optimum", "cv_truth" (every development sample's truth of a dataset × m), "cv_estimates"
+# (every sample × k × CV repeat of a dataset × m × stratifier), or "aggregate" (a gather, table,
 # figure or report job: start-up plus a few seconds), "target" (no job)
 RULES = {
     "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
     "make_folds": "make_folds", "make_folds_per_repeat": "make_folds_per_repeat", "network_stability": "network_stability",
     "evaluate": "evaluate", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
+    "cv_truth": "cv_truth", "cv_estimates": "cv_estimates",
     **dict.fromkeys([
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
         "gather_scores", "summarise_scores", "paper_tables", "reproduction_report", "plot_paper_claims", "grid_tables", "plot_grid_cd",
-        "recommendation", "grid_gap", "plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams",
+        "recommendation", "grid_gap", "cv_error_tables", "plot_cv_error", "cv_error_verdict", "plot_std_by_stratifier",
+        "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams",
         "plot_label_shares", "plot_runtime"], "aggregate"),
     "all": "target",  # the default target: no job of its own
 }
@@ -103,7 +106,8 @@ def rule_resources(rule: str, wildcards, input, threads: int, study, estimate: d
     the dataset file (evaluation: ×3 + 5 min), else :data:`FALLBACK`."""
     kind = cost_model(rule)
     dataset = wildcards.get("dataset", "") or wildcards.get("mulan", "")
-    key = (kind, dataset, wildcards.get("stratifier", ""), wildcards.get("classifier", ""))
+    part = wildcards.get("classifier", "") or (f"m{wildcards.get('m')}" if wildcards.get("m") else "")
+    key = (kind, dataset, wildcards.get("stratifier", ""), part)  # a cv_error job: its m where the classifier goes
     if key in estimate:
         mem, wall = estimate[key]
         return int(mem * 1.25) + 100, int(math.ceil(wall * 1.5 / 60)) + (0 if kind in GROUPED_KINDS else 2)

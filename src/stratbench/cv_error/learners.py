@@ -1,0 +1,136 @@
+"""The study's learners: fast multi-label models whose fits on many CV training parts share work.
+
+The question of the study is the split, not the learner, so the learners are cheap and deterministic,
+and each is *prepared* once per development sample: every CV split of that sample then costs a solve
+or a lookup, not a fresh fit from the features.
+
+- ``knn``: the k = 10 nearest training rows by cosine similarity; a label's score is the share of the
+  neighbours that carry it (a tie in similarity at the k-th place is broken by numpy's introselect,
+  the same way for the same input); predicted where the score ≥ 0.5.
+- ``ridge``: binary relevance over ridge regression in its dual (kernel) form on L2-normalised rows,
+  K = X Xᵀ + 1 (the 1 is an intercept), α = (K_tr + 1 + λI)⁻¹ Y_tr, scores (K_te,tr + 1) α with λ = 1;
+  predicted where the score ≥ 0.5. Every label shares one solve; a held-out part's scores come from
+  the whole sample's inverse (:class:`Ridge`).
+- ``forest``: one scikit-learn random forest over all labels at once (multi-output, 20 trees, depth
+  unbounded); scores are the forest's per-label probabilities. Slower; not in the default study.
+
+Features are L2-normalised per row (no statistic of other rows is used, so nothing leaks between a
+training part and its test part).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+NEIGHBOURS = 10
+RIDGE_LAMBDA = 1.0
+FOREST_TREES = 20
+
+
+def normalised_rows(X) -> np.ndarray | sp.csr_matrix:
+    """X with every row scaled to unit Euclidean norm (an all-zero row stays zero)."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+        norms[norms == 0] = 1.0
+        return sp.csr_matrix(sp.diags(1.0 / norms) @ X)
+    X = np.asarray(X, dtype=np.float64)
+    norms = np.linalg.norm(X, axis=1)
+    norms[norms == 0] = 1.0
+    return X / norms[:, None]
+
+
+def similarity(A, B) -> np.ndarray:
+    """Dense A Bᵀ of row-normalised matrices (cosine similarities)."""
+    out = A @ B.T
+    return out.toarray() if sp.issparse(out) else np.asarray(out)
+
+
+class Learner:
+    """A learner prepared on one development sample: ``scores(train, test)`` for any CV split of it,
+    ``pool_scores(pool_similarity)`` for the model fitted on the whole sample."""
+
+    name = ""
+
+    def __init__(self, K: np.ndarray, Y: np.ndarray, X=None, seed: int = 0):
+        self.K, self.Y, self.X, self.seed = K, Y.astype(np.float64), X, seed
+
+    def scores(self, train: np.ndarray, test: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def pool_scores(self, K_pool: np.ndarray, X_pool=None) -> np.ndarray:
+        raise NotImplementedError
+
+
+class NearestNeighbours(Learner):
+    name = "knn"
+
+    @staticmethod
+    def _vote(S: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        k = min(NEIGHBOURS, S.shape[1])
+        nearest = np.argpartition(-S, k - 1, axis=1)[:, :k]  # the k most similar training rows
+        weights = sp.csr_matrix((np.full(nearest.size, 1.0 / k), nearest.ravel(), np.arange(0, nearest.size + 1, k)),
+                                shape=S.shape)
+        return np.asarray(weights @ Y)
+
+    def scores(self, train, test):
+        return self._vote(self.K[np.ix_(test, train)], self.Y[train])
+
+    def pool_scores(self, K_pool, X_pool=None):
+        return self._vote(K_pool, self.Y)
+
+
+class Ridge(Learner):
+    """Kernel ridge, K + 1 + λI = A. A CV training part's fit is never formed: with A⁻¹ and A⁻¹Y computed
+    once for the whole development sample, the scores of a held-out part S are exactly
+    Y_S − (A⁻¹)_SS⁻¹ (A⁻¹Y)_S, the fit on the other rows applied to S (the block form of the
+    leave-one-out identity of kernel ridge; Cawley & Talbot 2004). A part then costs a solve of its
+    own size, not of the training part's."""
+
+    name = "ridge"
+
+    def __init__(self, K, Y, X=None, seed: int = 0):
+        super().__init__(K, Y, X, seed)
+        A = K + 1.0 + RIDGE_LAMBDA * np.eye(len(K))
+        self.A_inv = scipy.linalg.inv(A, check_finite=False)
+        self.A_inv_Y = self.A_inv @ self.Y
+
+    def scores(self, train, test):
+        held_out = scipy.linalg.solve(self.A_inv[np.ix_(test, test)], self.A_inv_Y[test], assume_a="pos",
+                                      check_finite=False)
+        return self.Y[test] - held_out
+
+    def pool_scores(self, K_pool, X_pool=None):
+        return (K_pool + 1.0) @ self.A_inv_Y
+
+
+class Forest(Learner):
+    name = "forest"
+
+    def _forest(self):
+        from sklearn.ensemble import RandomForestClassifier
+
+        return RandomForestClassifier(n_estimators=FOREST_TREES, max_features="sqrt", random_state=self.seed)
+
+    def _fit_score(self, X_train, Y_train, X_test) -> np.ndarray:
+        Y_train = Y_train.astype(np.int8)
+        out = np.zeros((X_test.shape[0], Y_train.shape[1]))
+        varied = np.flatnonzero(Y_train.min(axis=0) != Y_train.max(axis=0))
+        out[:, Y_train.max(axis=0) == 1] = 1.0  # a label every training row carries
+        if varied.size:
+            model = self._forest().fit(X_train, Y_train[:, varied])
+            proba = model.predict_proba(X_test)
+            proba = proba if isinstance(proba, list) else [proba]
+            out[:, varied] = np.column_stack([p[:, 1] for p in proba])
+        return out
+
+    def scores(self, train, test):
+        return self._fit_score(self.X[train], self.Y[train], self.X[test])
+
+    def pool_scores(self, K_pool, X_pool=None):
+        return self._fit_score(self.X, self.Y, X_pool)
+
+
+LEARNERS = {cls.name: cls for cls in (NearestNeighbours, Ridge, Forest)}

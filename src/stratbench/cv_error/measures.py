@@ -1,0 +1,69 @@
+"""The six measures of the study on one test part, and where each is undefined.
+
+Y is the truth (n × q, 0/1), S the scores, H = [S ≥ 0.5] the predicted labels.
+
+- hamming_loss, subset_accuracy, ranking_loss: as in :mod:`stratbench.measures.classification`
+  (MULAN's conventions); always defined.
+- micro_f1 = 2 ΣTP / (2 ΣTP + ΣFP + ΣFN) over all labels; undefined (NaN) when the part has no true
+  and no predicted label at all.
+- macro_f1 = the mean over labels of F1_ℓ = 2TP_ℓ / (2TP_ℓ + FP_ℓ + FN_ℓ), over the labels where it is
+  defined: a label with no true and no predicted positive in the part is 0/0 and left out (scikit-learn
+  would count it as 0 or 1 by ``zero_division``, which moves the estimate by a choice, not by data).
+- macro_auc = the mean over labels of the ROC AUC of S_ℓ against Y_ℓ (tied scores count one half),
+  over the labels with both a positive and a negative example in the part.
+
+``undefined`` is the share of labels (of a macro measure) left out in the part; 1 when the whole
+measure is NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+from stratbench.measures.classification import hamming_loss, ranking_loss, subset_accuracy
+
+MEASURES = ["macro_f1", "macro_auc", "micro_f1", "hamming_loss", "subset_accuracy", "ranking_loss"]
+LOWER_IS_BETTER = {"hamming_loss", "ranking_loss"}
+
+
+def label_f1(Y: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """F1 of every label; NaN where the label has no true and no predicted positive."""
+    tp = (Y & H).sum(axis=0)
+    denominator = Y.sum(axis=0) + H.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, 2.0 * tp / denominator, np.nan)
+
+
+def label_auc(Y: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """ROC AUC of every label by the Mann–Whitney statistic (ties averaged); NaN where the label has
+    a single class in the part."""
+    positives = Y.sum(axis=0).astype(float)
+    negatives = Y.shape[0] - positives
+    ranks = rankdata(S, axis=0)  # average ranks within each label's column
+    with np.errstate(divide="ignore", invalid="ignore"):
+        auc = ((ranks * Y).sum(axis=0) - positives * (positives + 1) / 2) / (positives * negatives)
+    return np.where((positives > 0) & (negatives > 0), auc, np.nan)
+
+
+def _mean_defined(values: np.ndarray) -> tuple[float, float]:
+    defined = ~np.isnan(values)
+    share_undefined = 1.0 - defined.mean() if values.size else 1.0
+    return (float(values[defined].mean()) if defined.any() else float("nan")), float(share_undefined)
+
+
+def part_measures(Y, S) -> dict[str, tuple[float, float]]:
+    """measure → (value, share undefined) on one test part."""
+    Y = np.asarray(Y).astype(bool)
+    S = np.asarray(S, dtype=np.float64)
+    H = S >= 0.5
+    tp, counted = (Y & H).sum(), Y.sum() + H.sum()
+    micro = 2.0 * tp / counted if counted else float("nan")
+    return {
+        "macro_f1": _mean_defined(label_f1(Y, H)),
+        "macro_auc": _mean_defined(label_auc(Y, S)),
+        "micro_f1": (float(micro), float(counted == 0)),
+        "hamming_loss": (hamming_loss(Y, H), 0.0),
+        "subset_accuracy": (subset_accuracy(Y, H), 0.0),
+        "ranking_loss": (ranking_loss(Y, S), 0.0),
+    }

@@ -1,0 +1,14 @@
+"""The truth of every development sample of one (dataset, m): each learner fitted on the sample, scored
+on the rows left out of it."""
+from stratbench._snakemake import setup
+
+setup(snakemake)
+
+from stratbench.cv_error.run import TRUTH_COLUMNS, truth_rows
+from stratbench.datasets import load_dataset
+from stratbench.io import write_rows
+
+w, p = snakemake.wildcards, snakemake.params
+ds = load_dataset(snakemake.input.data)
+rows = truth_rows(ds.X, ds.Y, int(w.m), p.samples, p.learners, p.seed, w.dataset)
+write_rows(snakemake.output[0], ["dataset", "m", *TRUTH_COLUMNS], [(w.dataset, int(w.m), *r) for r in rows])
