@@ -177,3 +177,27 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     assert re.search(rf"\| iterative \| {iterative_gain:.2f} \|", verdict)
     for name in ("cv_error_bias_variance", "cv_error_model_choice"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 20_000
+
+
+def test_the_estimate_costs_every_truth_and_estimate_job_from_the_calibration():
+    from stratbench.cost.calibration import DatasetCost
+    from stratbench.cost.jobs import simulate, study_jobs, summary
+
+    config = yaml.safe_load((REPO / "config" / "cv_error_quick.yaml").read_text())
+    study = Study.checked(config)
+    costs = {d: DatasetCost(d, 600, 8, 1.0, 0.1, "", 0.01, {}, 0.0, 0.0, {},
+                            cv_s={"truth": {100: 0.5, 200: 1.0},
+                                  **{s: {100: 2.0, 200: 4.0} for s in study.stratifiers}})
+             for d in study.datasets}
+    planned = {"generate_dataset": 2, "cv_truth": 4, "cv_estimates": 24, "cv_error_tables": 1}
+    jobs = study_jobs(study, costs, startup=1.0, planned=planned, split_startup=0.5)
+    truth = [j for j in jobs if j.rule == "cv_truth"]
+    estimates = [j for j in jobs if j.rule == "cv_estimates"]
+    assert len(truth) == 4 and len(estimates) == 2 * 2 * len(study.stratifiers)
+    R = config["cv_error"]["samples"]
+    # start-up + loading + R samples × seconds per sample
+    assert sorted({round(j.cpu_s, 6) for j in truth}) == [1.01 + R * 0.5, 1.01 + R * 1.0]
+    assert sorted({round(j.cpu_s, 6) for j in estimates}) == [1.01 + R * 2.0, 1.01 + R * 4.0]
+    table = summary(jobs).set_index(["dataset", "part"])
+    assert table.loc[("synth_rare", "estimates m=200"), "jobs"] == len(study.stratifiers)
+    assert simulate(jobs, 2) >= sum(j.wall_s for j in jobs) / 2

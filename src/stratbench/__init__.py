@@ -4,8 +4,11 @@ Sub-packages: :mod:`stratbench.datasets` (MULAN reader, registry, download, synt
 :mod:`stratbench.stratifiers` (scikit-learn compatible multi-label cross-validators),
 :mod:`stratbench.classifiers` (multi-label classifiers over random forests), :mod:`stratbench.measures`
 (fold quality, classification measures, their names and directions), :mod:`stratbench.tables` (summaries and
-printed tables), :mod:`stratbench.papers` (the reproduced papers). Modules: :mod:`stratbench.figures`,
-:mod:`stratbench.seeds`, :mod:`stratbench.config` (a study's config), :mod:`stratbench.study`.
+printed tables), :mod:`stratbench.papers` (the reproduced papers), :mod:`stratbench.grid` (the fold-quality
+benchmark), :mod:`stratbench.cv_error` (the error of the CV estimate per stratifier), :mod:`stratbench.cost`
+(a study's cost). Modules: :mod:`stratbench.model_selection` (the cross-validators users know),
+:mod:`stratbench.figures`, :mod:`stratbench.seeds`, :mod:`stratbench.config` (a study's config),
+:mod:`stratbench.study`.
 """
 
 __version__ = "0.1.0"

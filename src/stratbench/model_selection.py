@@ -23,6 +23,8 @@ compat="skmultilearn")`` scikit-multilearn 0.2.0's (seeded as a study seeded it:
 ``np.random.seed(s)`` before the split; None draws from numpy's global state). Without it, stratbench's own
 IS and SOIS (:mod:`stratbench.stratifiers.iterstrat_compat` says how the peers' differ).
 
+Examples
+--------
 >>> import numpy as np
 >>> from stratbench import MultilabelStratifiedKFold
 >>> Y = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]])
@@ -198,6 +200,8 @@ class MultilabelStratifiedShuffleSplit:
     float share, the rest train; ``"default"``: 0.1), the method's split moved to them by the fewest label
     changes (:func:`stratbench.stratifiers._sizes.fit_sizes`).
 
+    Examples
+    --------
     >>> import numpy as np
     >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
     >>> [(len(train), len(test)) for train, test in MultilabelStratifiedShuffleSplit(3, test_size=0.3, random_state=0).split(None, Y)]

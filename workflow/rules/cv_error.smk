@@ -1,4 +1,4 @@
-# The "does it matter" study (config/cv_error.yaml; docs/ALGORITHMS.md §10): the truth of every development
+# The "does it matter" study (config/cv_error.yaml; docs/ALGORITHMS.md §12): the truth of every development
 # sample per (dataset, m), one job per (dataset, m, stratifier) for every sample × k × CV repeat's estimates,
 # then the error tables, the tests, two figures and the generated "Does it matter?" section.
 

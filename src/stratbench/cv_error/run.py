@@ -1,5 +1,5 @@
 """The two jobs of the study: the truth of every development sample, and the CV estimates of one
-stratifier (docs/ALGORITHMS.md §10).
+stratifier (docs/ALGORITHMS.md §12).
 
 For sample r of size m of a dataset with n rows, a permutation of the rows drawn from the seed of
 (dataset, r, "development") gives the development sample (its first m rows, in that shuffled order)

@@ -1,5 +1,5 @@
 """From the jobs' rows to the study's tables: the error of the CV estimate per stratifier, the choice
-of learner, and the tests across (dataset, m) blocks (docs/ALGORITHMS.md §10).
+of learner, and the tests across (dataset, m) blocks (docs/ALGORITHMS.md §12).
 
 Per (dataset, m, k, learner, measure, stratifier), over the R development samples r and J CV repeats j,
 with e_rj the estimate and t_r the truth:

@@ -34,7 +34,7 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
              f"Datasets: {', '.join(setup['datasets'])}; development samples of m ∈ {setup['sizes']} rows, "
              f"R = {setup['samples']} per size, J = {setup['repeats']} CV repeats each, k ∈ {setup['ks']}; "
              f"learners: {', '.join(setup['learners'])}; baseline: `{baseline}`. The truth of a sample is its "
-             "learner's score on the rows left out of it (docs/ALGORITHMS.md §10). A stratifier *changes the "
+             "learner's score on the rows left out of it (docs/ALGORITHMS.md §12). A stratifier *changes the "
              f"error* where its paired test against `{baseline}` (Wilcoxon over the (dataset, m) blocks, Holm) "
              f"is significant at α = {alpha}.", ""]
 
