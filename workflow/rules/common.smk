@@ -153,6 +153,11 @@ def reproduction_inputs(wildcards):
     return inputs | {k: path for k, path in available.items() if k in needs}
 
 
+def cv_files(kind):
+    """The files ``kind`` of every (dataset, m) of a "does it matter" study (workflow/rules/cv_error.smk)."""
+    return expand(f"{study.results}/cv_error/{{dataset}}/m{{m}}/{kind}", dataset=study.datasets, m=study.cv_sizes)
+
+
 def job_outputs(*kinds):
     """Every (dataset, stratifier, repeat) job's file of each kind (config/README.md lists them): targets of
     the study, so that one deleted from a finished study is made again by a plain run."""

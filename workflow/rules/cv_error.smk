@@ -52,14 +52,6 @@ rule cv_estimates:
         "../scripts/cv_estimates.py"
 
 
-def cv_files(kind):
-    return expand(
-        f"{study.results}/cv_error/{{dataset}}/m{{m}}/{kind}",
-        dataset=study.datasets,
-        m=study.cv_sizes,
-    )
-
-
 rule cv_error_tables:
     input:
         truth=cv_files("truth.csv"),

@@ -46,10 +46,14 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
     agree = choices.groupby("stratifier")["agreement"].mean() if len(choices) else None
     spread = (f" CV picks the truth's best learner in {100 * agree.min():.1f}–{100 * agree.max():.1f}% of the draws "
               "whatever the stratifier." if agree is not None else "")
+    blocks = int(paired["blocks"].max()) if len(paired) else 0
+    floor = 2.0 / 2 ** blocks if blocks else 1.0  # the smallest two-sided p of the signed-rank test on that many blocks
+    power = (f" With {blocks} (dataset, m) blocks no paired test can be significant: its smallest p is {floor:.3f}."
+             if floor >= alpha else "")
     lines += [f"**In short:** stratifying lowers the RMSE against the truth significantly in {better} and raises it in "
               f"{worse} of the {len(paired)} (stratifier, k, learner, measure) settings; the split's variance is a median "
-              f"{100 * share_all:.0f}% of random k-fold's squared error, so a split can remove at most that share.{spread}",
-              ""]
+              f"{100 * share_all:.0f}% of random k-fold's squared error, so a split can remove at most that share.{spread}"
+              f"{power}", ""]
 
     lines += ["### The split's variance", ""]
     base = errors[errors["stratifier"] == baseline]
