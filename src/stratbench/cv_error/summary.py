@@ -35,6 +35,15 @@ PAIRED_COLUMNS = ["k", "learner", "measure", "stratifier", "baseline", "blocks",
                   "median_rmse_ratio", "p", "p_holm", "significant"]
 
 
+def _split_variance(estimates: pd.Series) -> float:
+    """var (ddof 1) of one sample's estimates over its CV repeats; exactly 0 where they are all equal (the
+    mean of equal floats can differ from them in the last bit), NaN with fewer than two defined."""
+    v = estimates.dropna().to_numpy()
+    if len(v) < 2:
+        return float("nan")
+    return 0.0 if v.min() == v.max() else float(np.var(v, ddof=1))
+
+
 def _ordered(frame: pd.DataFrame, stratifier_order: list[str]) -> pd.DataFrame:
     frame = frame.copy()
     frame["measure"] = pd.Categorical(frame["measure"], [m for m in MEASURES if m in set(frame["measure"])])
@@ -50,9 +59,7 @@ def error_table(truth: pd.DataFrame, estimates: pd.DataFrame, splits: pd.DataFra
                              on=["dataset", "m", "sample", "learner", "measure"], how="left", validate="many_to_one")
     joined["error"] = joined["estimate"] - joined["truth"]
     per_sample = joined.groupby([*KEYS, "sample"], sort=False, observed=True).agg(
-        mean_estimate=("estimate", "mean"), variance=("estimate", lambda v: float(np.nanvar(v, ddof=1))
-                                                       if v.notna().sum() > 1 else np.nan),
-        truth=("truth", "first")).reset_index()
+        mean_estimate=("estimate", "mean"), variance=("estimate", _split_variance), truth=("truth", "first")).reset_index()
     per_sample["repeated_error2"] = (per_sample["mean_estimate"] - per_sample["truth"]) ** 2
     table = joined.groupby(KEYS, sort=False, observed=True).agg(
         estimates=("estimate", "count"), bias=("error", "mean"),
