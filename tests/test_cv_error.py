@@ -156,7 +156,8 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     n_cells = len(config["datasets"]) * len(cv["sizes"]) * len(cv["n_splits"]) * len(cv["learners"]) * 6
     assert len(errors) == n_cells * len(config["stratifiers"])
     assert (errors[errors["stratifier"] == "kfold"]["split_variance"] == 0).all()
-    assert (errors[errors["stratifier"] == "random"]["sample_gain"] == 1).all()
+    random_gain = errors[errors["stratifier"] == "random"]["sample_gain"]
+    assert (random_gain.dropna() == 1).all() and random_gain.notna().mean() > 0.9  # NaN: no split varied (0/0)
     # a row of the table recomputed from the jobs' files
     est = pd.read_csv(out / "cv_error" / "synth_rare" / "m100" / "estimates" / "iterative.csv")
     truth = pd.read_csv(out / "cv_error" / "synth_rare" / "m100" / "truth.csv")
@@ -173,7 +174,7 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     random = errors[errors["stratifier"] == "random"]
     share = np.median(random["split_variance"] / random["rmse"] ** 2)
     assert f"a median {100 * share:.1f}% of one CV's squared error" in verdict
-    iterative_gain = np.median(errors[errors["stratifier"] == "iterative"]["sample_gain"])
+    iterative_gain = np.nanmedian(errors[errors["stratifier"] == "iterative"]["sample_gain"])
     assert re.search(rf"\| iterative \| {iterative_gain:.2f} \|", verdict)
     for name in ("cv_error_bias_variance", "cv_error_model_choice"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 20_000

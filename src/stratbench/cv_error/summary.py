@@ -10,7 +10,7 @@ with e_rj the estimate and t_r the truth:
 - ``rmse_repeated`` = √ mean_r (ē_r − t_r)², ē_r = mean_j e_rj: the error of the J-times repeated CV;
 - ``sample_gain`` = split_variance(baseline) / split_variance: how many repeats of the baseline's CV
   (random k-fold) give the split variance of one CV of this stratifier (∞ where a stratifier ignores
-  its seed and has none, as unshuffled k-fold);
+  its seed and has none, as unshuffled k-fold; NaN where neither varies);
 - ``undefined`` = mean share of the labels left out of a part's macro measure, ``parts_undefined`` = the
   share of test parts where some label was;
 - ``distinct_test_sets`` = mean over samples of the distinct test sets among the J·k (of ``test_sets``).
@@ -79,7 +79,7 @@ def error_table(truth: pd.DataFrame, estimates: pd.DataFrame, splits: pd.DataFra
     base = reference.reindex(pd.MultiIndex.from_frame(table[KEYS[:-1]])).to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         table["sample_gain"] = np.where(table["split_variance"] > 0, base / table["split_variance"].to_numpy(),
-                                        np.where(np.isnan(base), np.nan, np.inf))
+                                        np.where(base > 0, np.inf, np.nan))  # 0/0: neither split varies
     table = _ordered(table, stratifier_order).sort_values(KEYS).reset_index(drop=True)
     table["measure"] = table["measure"].astype(str)
     table["stratifier"] = table["stratifier"].astype(str)
@@ -176,10 +176,11 @@ def overview_markdown(errors: pd.DataFrame, choices: pd.DataFrame, baseline: str
              "median sample gain | parts with an undefined label | distinct test sets | CV picks the true best |",
              "|---|---|---|---|---|---|---|---|---|"]
     for (measure, stratifier), g in e.groupby(["measure", "stratifier"], sort=False):
-        gain = float(np.median(g["sample_gain"]))
+        gains = g["sample_gain"].dropna()
+        gain = float(np.median(gains)) if len(gains) else float("nan")
         picked = agree.get((measure, stratifier), np.nan)
         lines.append(f"| {measure} | {stratifier} | {g['abs_bias'].median():.4f} | {g['split_variance'].median():.2e} | "
-                     f"{g['ratio'].median():.3f} | {'∞' if np.isinf(gain) else f'{gain:.2f}'} | "
+                     f"{g['ratio'].median():.3f} | {'∞' if np.isinf(gain) else 'n/a' if np.isnan(gain) else f'{gain:.2f}'} | "
                      f"{100 * g['parts_undefined'].mean():.1f}% | {100 * g['distinct'].mean():.0f}% | "
                      f"{'' if np.isnan(picked) else f'{100 * picked:.1f}%'} |")
     return "\n".join(lines) + "\n"
