@@ -127,10 +127,11 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
     for measure in ("macro_auc", "macro_f1"):
         part = small[small["measure"] == measure]
         if len(part):
-            lines.append(f"- {measure} at m = {errors['m'].min()}, k = {errors['k'].max()}: a label is left out of a "
-                         "test part's mean in " + ", ".join(
-                             f"{100 * part[part.stratifier == s]['parts_undefined'].mean():.0f}% (`{s}`)"
-                             for s in [baseline, *stratifiers]) + " of the parts.")
+            lines.append(f"- {measure} at m = {errors['m'].min()}, k = {errors['k'].max()}: the share of a test part's "
+                         "labels left out of its mean (and of the parts with any left out): " + ", ".join(
+                             f"{100 * part[part.stratifier == s]['undefined'].mean():.1f}% "
+                             f"({100 * part[part.stratifier == s]['parts_undefined'].mean():.0f}%, `{s}`)"
+                             for s in [baseline, *stratifiers]) + ".")
     lines.append("")
 
     if "hybrid" in stratifiers:
