@@ -141,7 +141,7 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
         lines.append(f"`hybrid` lowers the RMSE significantly below `{baseline}`'s in {int(helped.sum())} of {len(hp)} "
                      "(k, learner, measure) settings. Its median RMSE ratio to the baseline, per measure: "
                      + ", ".join(f"{measure} {_pct(_median(g['median_rmse_ratio']) - 1)}"
-                                 + ("" if (g["significant"] & (g["wins"] > g["losses"])).any() else " (never significant)")
+                                 + ("" if (g["significant"] & (g["wins"] > g["losses"])).any() else " (never significantly lower)")
                                  for measure, g in hp.groupby("measure", sort=False)) + ".")
         if "iterative" in stratifiers:
             e = errors.pivot_table(index=["dataset", "m", "k", "learner", "measure"], columns="stratifier", values="rmse")
