@@ -223,7 +223,7 @@ def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
     every k beforehand (numba's load, which a job pays once)."""
     from threadpoolctl import threadpool_limits
 
-    from stratbench.cv_error.run import _prepared, development_rows, estimate_rows, splitter_factory, truth_rows
+    from stratbench.cv_error.run import development_rows, estimate_rows, prepare_learners, splitter_factory, truth_rows
 
     cv, seed = study.cv_error, study.seed
     out: dict = {part: {} for part in ["truth", *study.stratifiers]}
@@ -234,7 +234,7 @@ def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
             truth_rows(ds.X, ds.Y, m, 1, cv["learners"], seed, dataset)
             out["truth"][m] = time.perf_counter() - start
             start = time.perf_counter()
-            _prepared(ds.X, ds.Y, development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0], cv["learners"], 0)
+            prepare_learners(ds.X, ds.Y, development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0], cv["learners"], 0)
             prepare_s = time.perf_counter() - start
             for name, spec in study.stratifiers.items():
                 make = splitter_factory(name, spec)

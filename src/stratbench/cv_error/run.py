@@ -39,7 +39,9 @@ def cv_seed(base_seed: int, dataset: str, sample: int, repeat: int) -> int:
     return derive_seed(base_seed, dataset, sample, "cv", repeat)
 
 
-def _prepared(X, Y, rows, learners, seed) -> dict:
+def prepare_learners(X, Y, rows, learners, seed) -> tuple[dict, np.ndarray]:
+    """The learners prepared on the development rows ``rows`` (their kernel computed once), and those
+    rows' normalised features."""
     Xd = normalised_rows(X[rows])
     K = similarity(Xd, Xd)
     Yd = Y[rows].toarray() if sp.issparse(Y) else np.asarray(Y)[rows]
@@ -51,7 +53,7 @@ def truth_rows(X, Y, m: int, samples: int, learners: list[str], base_seed: int, 
     rows = []
     for r in range(samples):
         dev, pool = development_rows(Y.shape[0], m, base_seed, dataset, r)
-        prepared, Xd = _prepared(X, Y, dev, learners, derive_seed(base_seed, dataset, r, "model"))
+        prepared, Xd = prepare_learners(X, Y, dev, learners, derive_seed(base_seed, dataset, r, "model"))
         Xp = normalised_rows(X[pool])
         K_pool = similarity(Xp, Xd)
         Y_pool = Y[pool].toarray() if sp.issparse(Y) else np.asarray(Y)[pool]
@@ -71,7 +73,7 @@ def estimate_rows(X, Y, m: int, samples: int, repeats: int, ks: list[int], learn
         warnings.simplefilter("ignore", UserWarning)  # labels rarer than k, fold sizes: expected on small samples
         for r in range(samples):
             dev, _ = development_rows(Y.shape[0], m, base_seed, dataset, r)
-            prepared, _ = _prepared(X, Y, dev, learners, derive_seed(base_seed, dataset, r, "model"))
+            prepared, _ = prepare_learners(X, Y, dev, learners, derive_seed(base_seed, dataset, r, "model"))
             Y_dev = Y[dev]
             truth_dense = Y_dev.toarray().astype(bool)
             for k in ks:
