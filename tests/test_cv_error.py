@@ -202,3 +202,14 @@ def test_the_estimate_costs_every_truth_and_estimate_job_from_the_calibration():
     table = summary(jobs).set_index(["dataset", "part"])
     assert table.loc[("synth_rare", "estimates m=200"), "jobs"] == len(study.stratifiers)
     assert simulate(jobs, 2) >= sum(j.wall_s for j in jobs) / 2
+
+
+def test_the_calibration_times_the_truth_and_every_stratifier_at_every_size():
+    from stratbench.cost.calibration import calibrate_cv_error
+
+    config = yaml.safe_load((REPO / "config" / "cv_error_quick.yaml").read_text())
+    config["stratifiers"] = {"random": {}, "iterative": {}}
+    study = Study.checked(config)
+    seconds = calibrate_cv_error(study, "synth_rare", study.load_dataset("synth_rare"), log=lambda *a: None)
+    assert set(seconds) == {"truth", "random", "iterative"}
+    assert all(set(by_m) == {100, 200} and all(v > 0 for v in by_m.values()) for by_m in seconds.values())
