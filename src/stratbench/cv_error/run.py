@@ -85,19 +85,22 @@ def estimate_rows(X, Y, m: int, samples: int, repeats: int, ks: list[int], learn
                     parts = [np.flatnonzero(folds == f) for f in range(k)]
                     seen.update(p.tobytes() for p in parts)
                     for name, learner in prepared.items():
-                        values = {measure: [] for measure in MEASURES}
-                        for f, test in enumerate(parts):
-                            train = np.flatnonzero(folds != f)
-                            for measure, value in part_measures(truth_dense[test], learner.scores(train, test)).items():
-                                values[measure].append(value)
-                        for measure, per_part in values.items():
-                            v = np.array([p[0] for p in per_part])
-                            undefined = np.array([p[1] for p in per_part])
-                            estimate = float(np.nanmean(v)) if not np.isnan(v).all() else float("nan")
-                            rows.append((r, k, j, name, measure, estimate, float(undefined.mean()),
-                                         int((undefined > 0).sum())))
+                        rows += [(r, k, j, name, *row) for row in cv_estimate(learner, folds, parts, truth_dense)]
                 splits.append((r, k, repeats, repeats * k, len(seen), seconds))
     return rows, splits
+
+
+def cv_estimate(learner, folds: np.ndarray, parts: list[np.ndarray], Y: np.ndarray) -> list[tuple]:
+    """(measure, estimate, share of labels undefined, parts with any undefined) of one CV: each measure's
+    mean over the test parts where it is defined (NaN where it is defined in none)."""
+    per_part = [part_measures(Y[test], learner.scores(np.flatnonzero(folds != f), test)) for f, test in enumerate(parts)]
+    rows = []
+    for measure in MEASURES:
+        values = np.array([p[measure][0] for p in per_part])
+        undefined = np.array([p[measure][1] for p in per_part])
+        estimate = float(np.nanmean(values)) if not np.isnan(values).all() else float("nan")
+        rows.append((measure, estimate, float(undefined.mean()), int((undefined > 0).sum())))
+    return rows
 
 
 def splitter_factory(name: str, spec: dict):

@@ -41,9 +41,9 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
     changed = paired["significant"]
     better = int((changed & (paired["wins"] > paired["losses"])).sum())
     worse = int((changed & (paired["losses"] > paired["wins"])).sum())
-    share_all = _median(errors[errors["stratifier"] == baseline]["split_variance"]
-                        / errors[errors["stratifier"] == baseline]["rmse"] ** 2)
-    agree = choices.groupby("stratifier")["agreement"].mean() if len(choices) else None
+    base = errors[errors["stratifier"] == baseline]
+    share = _median(base["split_variance"] / base["rmse"] ** 2)  # of the baseline's squared error, the split's
+    agree = choices.groupby("stratifier", sort=False)["agreement"].mean() if len(choices) else None
     spread = (f" CV picks the truth's best learner in {100 * agree.min():.1f}–{100 * agree.max():.1f}% of the draws "
               "whatever the stratifier." if agree is not None else "")
     blocks = int(paired["blocks"].max()) if len(paired) else 0
@@ -52,12 +52,10 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
              if floor >= alpha else "")
     lines += [f"**In short:** stratifying lowers the RMSE against the truth significantly in {better} and raises it in "
               f"{worse} of the {len(paired)} (stratifier, k, learner, measure) settings; the split's variance is a median "
-              f"{100 * share_all:.0f}% of random k-fold's squared error, so a split can remove at most that share.{spread}"
+              f"{100 * share:.0f}% of random k-fold's squared error, so a split can remove at most that share.{spread}"
               f"{power}", ""]
 
     lines += ["### The split's variance", ""]
-    base = errors[errors["stratifier"] == baseline]
-    share = _median(base["split_variance"] / base["rmse"] ** 2)
     lines.append(f"For `{baseline}`, the variance due to the split is a median {100 * share:.1f}% of one CV's "
                  "squared error against the truth: the rest is bias and the development sample's own "
                  "luck, which no split can remove.")
@@ -104,7 +102,6 @@ def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, t
 
     if len(choices):
         lines += ["### The choice of learner", ""]
-        agree = choices.groupby("stratifier", sort=False)["agreement"].mean()
         regret = choices.groupby("stratifier", sort=False)["regret"].mean()
         lines.append("CV picks the learner the truth picks in "
                      + ", ".join(f"{100 * agree[s]:.1f}% (`{s}`)" for s in [baseline, *stratifiers]) +
