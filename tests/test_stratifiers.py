@@ -248,3 +248,18 @@ def test_skmultilearn_compat_by_hand():
         stratifiers.get("iterative", n_splits=2, compat="mulan").fold_ids(Y)
     with pytest.raises(StratbenchError, match="select='pairs_first' applies to the paper's variant only"):
         stratifiers.get("sois", n_splits=2, compat="skmultilearn", select="pairs_first").fold_ids(Y)
+
+
+def test_the_compiled_stable_argsort_orders_as_numpys_stable_sort():
+    """Ties in index order, -0.0 equal to 0.0, infinities in place and NaN last, as NumPy's stable sort; ints too."""
+    from stratbench.stratifiers._kernels import stable_argsort
+
+    assert stable_argsort(np.array([2.0, 1.0, 2.0, np.nan, -np.inf, 1.0, -0.0, 0.0, np.inf])).tolist() == \
+        [4, 6, 7, 1, 5, 0, 2, 8, 3]  # by hand
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 2, 3, 7, 64, 1001):
+        floats = rng.integers(0, 5, n).astype(float)
+        floats[rng.random(n) < 0.1] = np.nan
+        ints = rng.integers(-3, 3, n)
+        for keys in (floats, ints):
+            assert stable_argsort(keys).tolist() == np.argsort(keys, kind="stable").tolist()

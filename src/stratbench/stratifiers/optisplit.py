@@ -23,6 +23,7 @@ import numpy as np
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers._kernels import stable_argsort
 from stratbench.stratifiers._sizes import windows
 
 METHODS = {"rld": 0, "dcp": 1, "ld": 2}
@@ -75,7 +76,7 @@ def _targets(total, ratios):  # pragma: no cover - compiled
     t = np.floor(exact + 1e-9).astype(np.int64)
     short = total - t.sum()
     frac = -(exact - t)
-    order = np.argsort(frac, kind="mergesort")
+    order = stable_argsort(frac)
     for r in range(short):
         t[order[r]] += 1
     return t
@@ -108,7 +109,7 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
         for _ in range(labels.shape[0]):
             if offset >= labels.shape[0]:
                 break
-            order = np.argsort(-res, kind="mergesort")
+            order = stable_argsort(-res)
             a = labels[order[offset]]
             # positives of label a (its negatives if flipped), grouped by fold, fewest labels first
             if flipped[a]:
@@ -130,7 +131,7 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
             need = _targets(rows.shape[0], ratios) - have
             n_moved = 0
             if np.any(need != 0):
-                by_labels = rows[np.argsort(rowsum[rows], kind="mergesort")]  # stable: row order on ties
+                by_labels = rows[stable_argsort(rowsum[rows])]  # stable: row order on ties
                 pool = np.empty(rows.shape[0], dtype=np.int64)
                 n_pool = 0
                 for j in range(k):
@@ -155,12 +156,15 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
                             _move(x, j, fold, counts, sizes, indptr, indices)
                         start += need[j]
                         if first_fill:  # np.setdiff1d: the rest of the pool in row order
-                            pool[start:n_pool] = np.sort(pool[start:n_pool])
+                            rest = pool[start:n_pool].copy()  # distinct rows: any sort is this one
+                            for u, r in enumerate(stable_argsort(rest)):
+                                pool[start + u] = rest[r]
                             first_fill = False
             new_score = _scores(counts, sizes, totals, n, labels, flipped, method, cand)
             if n_moved > 0 and new_score < score:
                 score = new_score
-                res[:] = cand
+                for t in range(cand.shape[0]):  # a loop: a slice assignment's error path compiles for seconds
+                    res[t] = cand[t]
             else:
                 for t in range(n_moved - 1, -1, -1):
                     _move(moved_rows[t], moved_from[t], fold, counts, sizes, indptr, indices)

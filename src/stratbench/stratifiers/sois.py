@@ -100,7 +100,7 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
     state[0] = np.uint64(seed)
     remaining = np.empty(C, dtype=np.int64)
     group = np.empty(C, dtype=np.int64)
-    max_count = 1
+    max_count = np.int64(1)  # typed, not the literal 1: numba compiles a callee once per argument type
     for c in range(C):
         remaining[c] = combo_ptr[c + 1] - combo_ptr[c]
         group[c] = 1 if is_pair[c] else 0
@@ -131,8 +131,8 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
                         e = c
                         break
         else:
-            m0 = _bucket_min(0, low[0], bin_start, max_count)
-            m1 = _bucket_min(1, low[1], bin_start, max_count)
+            m0 = _bucket_min(np.int64(0), low[0], bin_start, max_count)
+            m1 = _bucket_min(np.int64(1), low[1], bin_start, max_count)
             if m0 > 0:
                 low[0] = m0
             if m1 > 0:

@@ -83,7 +83,7 @@ def _tally(pair, d, z, d_label, d_pair, z_label, z_pair):  # pragma: no cover - 
 def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # pragma: no cover - compiled
     """(ΔLD sum, ΔLPD sum, Δ empty label cells, Δ empty pair cells, positives added above a label's
     cap) of swapping a row of labelset s in fold a with a row of labelset t in fold b."""
-    d_label, d_pair, z_label, z_pair, over = 0.0, 0.0, 0, 0, 0
+    d_label, d_pair, z_label, z_pair, over = 0.0, 0.0, np.int64(0), np.int64(0), 0
     i, j, i_end, j_end = ptr[s], ptr[t], ptr[s + 1], ptr[t + 1]
     while i < i_end or j < j_end:
         if j >= j_end or (i < i_end and combos[i] < combos[j]):
@@ -124,7 +124,7 @@ def _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_
     """The best improving 3-cycle from (s, a) — s from a to b, t from b to a, then s from b to c and u
     from c to b, so s ends in c, t in a and u in b — taken if any; returns 1 if one was."""
     S, k = M.shape
-    best, best_t, best_b, best_u, best_c = -1e-12, -1, -1, -1, -1
+    best, best_t, best_b, best_u, best_c = -1e-12, np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1)
     for b in range(k):
         for t in range(S):
             if b == a or t == s or M[t, b] == 0:
@@ -153,7 +153,7 @@ def _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark):  # p
     change size, so every combination's cells in a and b are scored (``mark``: scratch, all False)."""
     for i in range(ptr[s], ptr[s + 1]):
         mark[combos[i]] = True
-    d_label, d_pair, z_label, z_pair, over = 0.0, 0.0, 0, 0, 0
+    d_label, d_pair, z_label, z_pair, over = 0.0, 0.0, np.int64(0), np.int64(0), 0
     size_a, size_b = sizes[a], sizes[b]
     for c in range(C.shape[0]):
         ca, cb = C[c, a], C[c, b]
@@ -221,7 +221,7 @@ def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_
             for a in range(k):
                 if M[s, a] == 0:
                     continue
-                best, best_t, best_b = -1e-12, -1, -1
+                best, best_t, best_b = -1e-12, np.int64(-1), np.int64(-1)
                 tries = (k - 1) * S if exhaustive else samples
                 for trial in range(tries):
                     if exhaustive:

@@ -56,7 +56,7 @@ from stratbench import StratbenchError
 from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._kernels import randbelow
+from stratbench.stratifiers._kernels import randbelow, stable_argsort
 from stratbench.stratifiers.hybrid.group_search import _cap, group_combinations, group_search
 from stratbench.stratifiers.hybrid.ld_polish import polish_kernel, polish_ld
 from stratbench.stratifiers.iterative import iterative_fold_ids, iterative_kernel
@@ -171,7 +171,7 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
     d, zl, zp = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
     room = np.zeros(k, np.int64)
     while True:
-        src, dst = -1, -1
+        src, dst = np.int64(-1), np.int64(-1)
         for j in range(k):
             if sizes[j] > hi[j] and (src < 0 or sizes[j] - hi[j] > sizes[src] - hi[src]):
                 src = j
@@ -209,7 +209,7 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
                 if room[b] > 0 and cost < score[i]:
                     score[i], choice[i] = cost, b
         moved = 0
-        for i in np.argsort(score, kind="mergesort"):
+        for i in stable_argsort(score):
             if moved == need:
                 break
             b = choice[i]
@@ -229,7 +229,10 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
     k = targets.shape[0]
     fold = fold.copy()
     R = R.copy()
-    R[:, :k] = fold_counts(row_ptr, row_combos, fold, k, R.shape[0])
+    counts = fold_counts(row_ptr, row_combos, fold, k, R.shape[0])
+    for c in range(R.shape[0]):  # a loop, not a slice assignment (whose error path takes seconds to compile)
+        for j in range(k):
+            R[c, j] = counts[c, j]
     sizes = np.zeros(k, dtype=np.int64)
     for x in range(n):
         sizes[fold[x]] += 1
@@ -250,7 +253,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
                 continue  # a label-less example changes no count
             a = fold[x]
             _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, d_x, zl_x, zp_x)
-            best_b, best_d = -1, -1e-12
+            best_b, best_d = np.int64(-1), -1e-12
             for b in range(k):
                 if b != a and not _adds_empty(zl_x[b], zp_x[b], keep_pairs) and d_x[b] < best_d:
                     best_b, best_d = b, d_x[b]
@@ -264,9 +267,9 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
             # a swap: x to b, and back to a the best of `samples` random members of b
             zl, zp = zl_x[b], zp_x[b]
             _move(x, a, b, row_ptr, row_combos, R, fold, sizes)
-            best_y, best_total = -1, 0.0
+            best_y, best_total = np.int64(-1), 0.0
             for _s in range(samples):
-                y = -1
+                y = np.int64(-1)
                 for _t in range(4 * k):
                     cand = randbelow(state, n)
                     if fold[cand] == b and cand != x:
