@@ -86,3 +86,15 @@ def test_every_rule_of_the_workflow_has_a_cost_model_and_the_slurm_groups_hold_t
     profile = yaml.safe_load((workflow / "profiles" / "slurm" / "config.yaml").read_text())
     grouped = {entry.split("=")[0] for entry in profile["groups"]}
     assert grouped == {r for r, kind in cost.RULES.items() if kind in GROUPED_KINDS | {"aggregate"}}
+
+
+def test_snakemakes_own_work_per_job_is_measured_not_assumed():
+    """A workflow of jobs that do nothing, less its dry run: Snakemake's own work per job is a measured
+    fraction of a second (a whole job here is about 0.15 s), and a job's start-up adds it to its imports."""
+    from stratbench.cost import calibration
+
+    per_job = calibration.snakemake_job_seconds(jobs=4)
+    assert 0.0 <= per_job < 1.0
+    startup = calibration.job_startup_seconds(jobs=4)
+    assert set(startup) == {"split", "job"} and startup["split"] < startup["job"]
+    assert startup["split"] >= calibration.import_seconds(calibration.STARTUP_IMPORTS["split"]) * 0.5

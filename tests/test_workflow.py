@@ -138,6 +138,19 @@ def test_a_papers_classifier_part_and_network_part_run_on_the_stratifiers_and_da
     assert jobs["network_stability"] == 1 * 2  # toy (5 labels), not emotions (6); both repeats in one job
 
 
+def test_a_dry_run_prints_the_plans_summary_and_verbose_lists_every_job(tmp_path, mirror):
+    """`snakemake -n` (the workflow's default) prints the jobs per rule and no block per job; `--verbose`
+    prints a block for every planned job."""
+    config = tiny_config(mirror)
+    short = run_snakemake(tmp_path, config, "-n", "--cores", "1")
+    out = short.stdout + short.stderr
+    assert short.returncode == 0, out[-3000:]
+    assert planned_jobs(short)["make_folds"] == 4 and "This was a dry-run" in out
+    assert "jobid:" not in out and "reason: Missing output files" not in out
+    full = run_snakemake(tmp_path, config, "-n", "--cores", "1", "--verbose")
+    assert (full.stdout + full.stderr).count("jobid:") == sum(planned_jobs(full).values())
+
+
 def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_runs, mirror):
     config = tiny_config(mirror)
     config["classifiers"]["lp"] = {}

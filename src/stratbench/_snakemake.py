@@ -71,3 +71,30 @@ def usage_line(rule: str, wildcards: dict, threads: int) -> str:
     keys = " ".join(f"{k}={v}" for k, v in wildcards.items())
     return (f"stratbench-usage rule={rule} {keys} threads={threads} wall_s={wall:.3f} cpu_s={cpu:.3f} "
             f"max_rss_mb={max(me.ru_maxrss, children.ru_maxrss) / 1024:.0f}")
+
+
+def dry_run_summary(workflow, logger) -> None:
+    """Make a dry run print its plan's summary (jobs per rule, the reasons, the one-line verdict), not a block
+    per job, which for a paper's study is tens of thousands of lines; ``--verbose`` prints every job again.
+    A real run is untouched: its job blocks and a failed job's error and log still show (Snakemake's own
+    ``--quiet rules`` would hide those too, so a profile cannot set it). Whether the run is dry is asked at
+    each record, as Snakemake knows it only after the Snakefile is read. One filter per logger: a process
+    that reads the workflow again (a notebook through Snakemake's API) replaces it."""
+    for old in [f for f in logger.filters if isinstance(f, DryRunSummary)]:
+        logger.removeFilter(old)
+    logger.addFilter(DryRunSummary(workflow))
+
+
+class DryRunSummary(logging.Filter):
+    """Drops the per-job records (job and group blocks, shell commands) of a dry run that is not verbose."""
+
+    def __init__(self, workflow):
+        from snakemake_interface_logger_plugins.common import LogEvent
+
+        super().__init__()
+        self.workflow = workflow
+        self.per_job = {LogEvent.JOB_INFO, LogEvent.GROUP_INFO, LogEvent.SHELLCMD}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (getattr(record, "event", None) in self.per_job and self.workflow.dryrun
+                    and not self.workflow.output_settings.verbose)

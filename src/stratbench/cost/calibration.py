@@ -9,7 +9,8 @@
   measured on a tiny forest). A job trains k folds' forests.
 - **stratifiers, fold quality, network stability**: each run once on the dataset and timed, the
   stratifier as every fold job times it (:func:`stratbench.stratifiers.timed_fold_ids`, warm-up included).
-- every job pays the start-up of a Python job here (interpreter and imports, measured).
+- every job pays the start-up of a Python job here (interpreter and imports, measured) and Snakemake's own
+  work per job (measured on a workflow of jobs that do nothing).
 """
 
 from __future__ import annotations
@@ -70,19 +71,53 @@ STARTUP_IMPORTS = {  # what a job of each kind imports before it works
              "stratbench.datasets, stratbench.io",
     "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality",
 }
+NOOP_WORKFLOW = """\
+rule all:
+    input:
+        expand("out/{i}", i=range(config["jobs"])),
 
 
-def python_startup_seconds(kind: str = "job") -> float:
-    """Wall time of a fresh Python that imports what a job of ``kind`` imports (best of two): a ``split``
-    job (datasets, folds and their measures: numpy, scipy, numba) or any other ``job`` (scikit-learn's
-    forests, pandas), plus Snakemake's own work per job."""
-    code = STARTUP_IMPORTS[kind]
+rule noop:
+    output:
+        "out/{i}",
+    script:
+        "noop.py"
+"""
+
+
+def job_startup_seconds(jobs: int = 8) -> dict[str, float]:
+    """The start-up of a job of each kind in ``STARTUP_IMPORTS``: a fresh Python that imports what the job
+    imports (best of two), plus :func:`snakemake_job_seconds`, Snakemake's own work per job."""
+    per_job = snakemake_job_seconds(jobs)
+    return {kind: import_seconds(code) + per_job for kind, code in STARTUP_IMPORTS.items()}
+
+
+def import_seconds(code: str) -> float:
+    """Wall time of a fresh Python that runs ``code`` (best of two)."""
     best = math.inf
     for _ in range(2):
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
         best = min(best, time.perf_counter() - start)
-    return best + 0.5  # Snakemake's own work per job (job script, metadata)
+    return best
+
+
+def snakemake_job_seconds(jobs: int = 8) -> float:
+    """Snakemake's own work per local job beyond the job's interpreter and ``import snakemake.script``
+    (scheduling, the script's preamble, the job's metadata): a workflow of ``jobs`` script jobs that do
+    nothing, run on one core, less its dry run (the same parse and plan), per job, less a bare
+    ``import snakemake.script``; 0 where the difference is below the noise."""
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "Snakefile").write_text(NOOP_WORKFLOW)
+        Path(tmp, "noop.py").write_text("open(snakemake.output[0], 'w').close()\n")
+        command = [sys.executable, "-m", "snakemake", "--cores", "1", "--quiet", "all", "--directory", tmp,
+                   "--snakefile", str(Path(tmp, "Snakefile")), "--config", f"jobs={jobs}", "--workflow-profile", "none"]
+        seconds = []
+        for extra in (["--dry-run"], []):
+            start = time.perf_counter()
+            subprocess.run(command + extra, check=True, capture_output=True)
+            seconds.append(time.perf_counter() - start)
+    return max((seconds[1] - seconds[0]) / jobs - import_seconds("import snakemake.script"), 0.0)
 
 
 def forest_overhead(make_forest) -> tuple[float, float]:

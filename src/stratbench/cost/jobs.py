@@ -24,7 +24,7 @@ import yaml
 
 import stratbench
 from stratbench import StratbenchError, classifiers
-from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, python_startup_seconds
+from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, job_startup_seconds
 from stratbench.cost.requests import BASE_MB, WORKER_MB, cost_model
 from stratbench.study import Study
 
@@ -257,7 +257,8 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
     planned = workflow_plan(config, workdir)
     planned = {rule: n for rule, n in planned.items() if cost_model(rule) != "target"}  # `all` runs nothing
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
-    startup, split_startup = python_startup_seconds("job"), python_startup_seconds("split")
+    startup = job_startup_seconds()
+    startup, split_startup = startup["job"], startup["split"]
     log(f"job start-up: {split_startup:.2f} s (a dataset or fold job), {startup:.2f} s (the others)")
     overhead = (0.0, 0.0)
     if study.classifiers:
