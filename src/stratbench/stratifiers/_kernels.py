@@ -1,6 +1,12 @@
 """The compiled helpers the stratifiers share: a tiny counter-based RNG (splitmix64; deterministic,
 self-contained) and the fold choices of iterative stratification that SOIS makes too (Sechidis et al.
-2011, Algorithm 1; Szymański & Kajdanowicz 2017)."""
+2011, Algorithm 1; Szymański & Kajdanowicz 2017).
+
+Two habits keep every kernel's first compilation short (``benchmarks/first_call.py``): a variable that starts
+as a constant and later holds an index or a count starts as ``np.int64(-1)`` or ``np.int64(0)``, not ``-1``
+or ``0`` (numba types a bare constant as a literal while it infers the variable, and compiles each callee
+once more for that signature); and arrays are copied into slices by a loop, not ``a[:, :k] = b`` (whose
+shape-mismatch error path compiles string formatting for seconds)."""
 
 import os
 import sys

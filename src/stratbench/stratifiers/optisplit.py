@@ -163,7 +163,7 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
             new_score = _scores(counts, sizes, totals, n, labels, flipped, method, cand)
             if n_moved > 0 and new_score < score:
                 score = new_score
-                for t in range(cand.shape[0]):  # a loop: a slice assignment's error path compiles for seconds
+                for t in range(cand.shape[0]):  # a loop, not a slice assignment (see _kernels)
                     res[t] = cand[t]
             else:
                 for t in range(n_moved - 1, -1, -1):

@@ -100,7 +100,7 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
     state[0] = np.uint64(seed)
     remaining = np.empty(C, dtype=np.int64)
     group = np.empty(C, dtype=np.int64)
-    max_count = np.int64(1)  # typed, not the literal 1: numba compiles a callee once per argument type
+    max_count = np.int64(1)  # not the literal 1 (see _kernels)
     for c in range(C):
         remaining[c] = combo_ptr[c + 1] - combo_ptr[c]
         group[c] = 1 if is_pair[c] else 0

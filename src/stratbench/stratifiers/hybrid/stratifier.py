@@ -230,7 +230,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
     fold = fold.copy()
     R = R.copy()
     counts = fold_counts(row_ptr, row_combos, fold, k, R.shape[0])
-    for c in range(R.shape[0]):  # a loop, not a slice assignment (whose error path takes seconds to compile)
+    for c in range(R.shape[0]):  # a loop, not a slice assignment (see _kernels)
         for j in range(k):
             R[c, j] = counts[c, j]
     sizes = np.zeros(k, dtype=np.int64)
