@@ -97,4 +97,4 @@ class DryRunSummary(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not (getattr(record, "event", None) in self.per_job and self.workflow.dryrun
-                    and not self.workflow.output_settings.verbose)
+                    and not getattr(self.workflow.output_settings, "verbose", False))
