@@ -97,3 +97,35 @@ def test_snakemakes_own_work_per_job_is_measured_not_assumed(monkeypatch):
     monkeypatch.setattr(calibration, "snakemake_job_seconds", lambda jobs: 0.25)
     monkeypatch.setattr(calibration, "import_seconds", lambda code: 1.5 if "sklearn" in code else 0.5)
     assert calibration.job_startup_seconds() == {"split": 0.75, "job": 1.75}
+
+
+def test_an_evaluation_jobs_request_is_worked_out_once_per_dataset_version(tmp_path, monkeypatch):
+    """The shape model's answer is kept in Snakemake's working folder: the next plan reads it instead of
+    building the classifier's forest tasks again, and a dataset written again is worked out again."""
+    import os
+
+    import numpy as np
+    import scipy.sparse as sp
+
+    from stratbench.cost import requests
+    from stratbench.datasets import MultilabelDataset, save_dataset
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(requests, "_memo", None)
+    rng = np.random.default_rng(0)
+    data = tmp_path / "toy.npz"
+    Y = sp.csr_matrix((rng.random((60, 3)) < 0.4).astype(np.int8))
+    save_dataset(MultilabelDataset("toy", rng.random((60, 4)).astype(np.float32), Y, ["a", "b", "c"], list("wxyz")), data)
+    first = cost.shape_evaluation(data, "br", {}, {"n_estimators": 10}, 3, 1)
+    assert requests.MEMO_FILE.is_file() and first[0] > requests.BASE_MB and first[1] > 10
+
+    def fail(*args):
+        raise AssertionError("worked out again")
+
+    monkeypatch.setattr(requests, "_shape_evaluation", fail)
+    monkeypatch.setattr(requests, "_memo", None)  # a new plan: read from the file
+    assert cost.shape_evaluation(data, "br", {}, {"n_estimators": 10}, 3, 1) == first
+    stat = data.stat()
+    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # the dataset made again
+    with pytest.raises(AssertionError, match="worked out again"):
+        cost.shape_evaluation(data, "br", {}, {"n_estimators": 10}, 3, 1)
