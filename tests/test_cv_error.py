@@ -176,6 +176,9 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     assert f"a median {100 * share:.1f}% of one CV's squared error" in verdict
     iterative_gain = np.nanmedian(errors[errors["stratifier"] == "iterative"]["sample_gain"])
     assert re.search(rf"\| iterative \| {iterative_gain:.2f} \|", verdict)
+    # 2 datasets × 2 sizes: a two-sided signed-rank test on 4 blocks cannot go below p = 2 / 2⁴
+    blocks = len(config["datasets"]) * len(cv["sizes"])
+    assert f"With {blocks} (dataset, m) blocks no paired test can be significant: its smallest p is 0.125." in verdict
     for name in ("cv_error_bias_variance", "cv_error_model_choice"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 20_000
 

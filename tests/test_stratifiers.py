@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import REPO
 
 from stratbench import StratbenchError, stratifiers
 from stratbench.measures.fold_quality import fold_quality
@@ -263,3 +264,34 @@ def test_the_compiled_stable_argsort_orders_as_numpys_stable_sort():
         ints = rng.integers(-3, 3, n)
         for keys in (floats, ints):
             assert stable_argsort(keys).tolist() == np.argsort(keys, kind="stable").tolist()
+
+
+def test_the_compiled_methods_folds_are_those_recorded():
+    """hybrid (plain, grouped, polish 1.0), iterative, sois and optisplit on 9 random matrices × k ∈ {3, 10}:
+    the folds' digests recorded before the kernels were last edited, so that an edit for speed cannot move
+    a fold."""
+    import hashlib
+    import warnings
+
+    def digest(folds):
+        return hashlib.sha1(np.asarray(folds, np.int64).tobytes()).hexdigest()
+
+    rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in range(3):
+            rng = np.random.default_rng(seed)
+            for n, L, p in ((300, 6, 0.3), (900, 15, 0.12), (150, 30, 0.05)):
+                Y = (rng.random((n, L)) < p).astype(np.int8)
+                groups = rng.integers(0, n // 3, n)
+                for name in ("hybrid", "iterative", "sois", "optisplit_rld", "optisplit_dcp"):
+                    for k in (3, 10):
+                        folds = stratifiers.get(name, n_splits=k, random_state=seed).fold_ids(Y)
+                        rows.append(f"{name} {seed} {n} {k} {digest(folds)}")
+                folds = stratifiers.get("hybrid", n_splits=5, random_state=seed).fold_ids(Y, groups)
+                rows.append(f"hybrid-groups {seed} {n} {digest(folds)}")
+                folds = stratifiers.get("hybrid", n_splits=5, random_state=seed, polish=1.0).fold_ids(Y)
+                rows.append(f"hybrid-polish1 {seed} {n} {digest(folds)}")
+    recorded = [line for line in (REPO / "tests" / "data" / "compiled_fold_digests.txt").read_text().splitlines()
+                if not line.startswith("#")]
+    assert rows == recorded

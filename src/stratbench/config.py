@@ -6,10 +6,7 @@ before any job runs."""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import inspect
-import json
 import warnings
 from importlib import resources
 from pathlib import Path
@@ -20,6 +17,7 @@ import yaml
 from stratbench import StratbenchError, papers
 from stratbench.datasets import registry
 from stratbench.datasets.local import file_list
+from stratbench.io import memo_file, remember
 
 SCHEMA = resources.files("stratbench") / "data" / "config.schema.yaml"
 
@@ -155,9 +153,6 @@ def _check_groups(study) -> None:
             raise StratbenchError(f"config: stratifier {name!r} splits grouped data only, and dataset "
                                   f"{ungrouped[0]!r} has no groups (give it groups: {{clusters: 15}})")
 
-CHECKED = Path(".snakemake") / "stratbench" / "checked"  # methods already tried with their parameters
-
-
 def _try_method_once(study, kind: str, name: str, spec: dict) -> None:
     """:func:`_try_method`, remembered: a method whose class (its module's source) and parameters were tried
     before in this working folder is not tried again, so planning a study again costs no toy fits (and no
@@ -167,16 +162,12 @@ def _try_method_once(study, kind: str, name: str, spec: dict) -> None:
         source = Path(inspect.getfile(cls)).read_bytes()
     except (OSError, TypeError):
         source = b""
-    key = hashlib.sha256(json.dumps([kind, name, spec, study.forest if kind == "classifier" else {}, study.n_splits,
-                                     cls.__module__, cls.__qualname__], sort_keys=True, default=str).encode()
-                         + source).hexdigest()
-    mark = CHECKED / key
+    mark = memo_file("checked", [kind, name, spec, study.forest if kind == "classifier" else {}, study.n_splits,
+                                 cls.__module__, cls.__qualname__], source)
     if mark.is_file():
         return
     _try_method(study, kind, name, spec)
-    with contextlib.suppress(OSError):  # a read-only folder: tried again next time
-        mark.parent.mkdir(parents=True, exist_ok=True)
-        mark.write_text(f"{kind} {name}\n", encoding="utf-8")
+    remember(mark, f"{kind} {name}\n")
 
 
 def _try_method(study, kind: str, name: str, spec: dict) -> None:

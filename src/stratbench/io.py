@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import glob
+import hashlib
 import io
+import json
 import os
 import tempfile
 import zipfile
@@ -48,6 +50,24 @@ def atomic_path(path: str | os.PathLike):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+WORKDIR_MEMO = Path(".snakemake") / "stratbench"  # answers kept in Snakemake's working folder between plans
+
+
+def memo_file(kind: str, key, source: bytes = b"") -> Path:
+    """Where an answer for ``key`` (JSON-able) is kept in the working folder: ``.snakemake/stratbench/<kind>/``
+    and the sha256 of the key and ``source`` (the code that works the answer out, so that an edit to it
+    misses)."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode() + source).hexdigest()
+    return WORKDIR_MEMO / kind / digest
+
+
+def remember(path: Path, text: str) -> None:
+    """Keep ``text`` at ``path``, atomically; a folder that cannot be written keeps nothing (it is worked
+    out again next time)."""
+    with contextlib.suppress(OSError), atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def save_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:

@@ -257,8 +257,8 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
     planned = workflow_plan(config, workdir)
     planned = {rule: n for rule, n in planned.items() if cost_model(rule) != "target"}  # `all` runs nothing
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
-    startup = job_startup_seconds()
-    startup, split_startup = startup["job"], startup["split"]
+    startups = job_startup_seconds()
+    startup, split_startup = startups["job"], startups["split"]
     log(f"job start-up: {split_startup:.2f} s (a dataset or fold job), {startup:.2f} s (the others)")
     overhead = (0.0, 0.0)
     if study.classifiers:

@@ -9,9 +9,9 @@ before it calibrates: a new rule cannot be forgotten.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +21,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError, classifiers
 from stratbench.classifiers._forests import is_streamed
 from stratbench.datasets import load_dataset
+from stratbench.io import memo_file, remember
 
 BASE_MB = 250            # a Python job with numpy, scipy, scikit-learn and pandas imported
 WORKER_MB = 60           # a forked worker's own pages
@@ -83,52 +84,28 @@ def shape_forest_seconds(rows: int, classes: int, trees: int) -> float:
     return 0.005 + trees * (1e-3 + 8e-6 * rows * (1 + classes / 400))
 
 
-MEMO_FILE = Path(".snakemake") / "stratbench" / "evaluation_requests.json"  # in Snakemake's working folder
-MEMO_VERSION = 1  # raise when shape_evaluation's model changes: the answers kept under the old one are ignored
-_memo: dict | None = None
-
-
 def shape_evaluation(dataset_file, classifier: str, spec: dict, forest: dict, n_splits: int,
                      threads: int) -> tuple[int, float]:
     """(mem_mb, wall seconds) of an evaluation job from the dataset file alone (no calibration): the
     classifier's forests of a k-fold training part, each :func:`shape_forest_seconds`. Every evaluation job
     of a (dataset, classifier) asks the same, so the answer is worked out once per version of the file and
-    kept in :data:`MEMO_FILE` for the study's next plan (label-space partitioning's community detection
-    alone takes a third of a second on corel5k, 4 s of every plan of the Szymański study)."""
+    of this module, and kept in the working folder for the study's next plan (:func:`stratbench.io.memo_file`;
+    label-space partitioning's community detection alone takes a third of a second on corel5k)."""
     path = Path(dataset_file)
     stat = path.stat()
-    key = json.dumps([MEMO_VERSION, str(path.resolve()), stat.st_mtime_ns, stat.st_size, classifier, spec, forest,
-                      n_splits, threads], sort_keys=True)
-    memo = _read_memo()
-    if key not in memo:
-        memo[key] = list(_shape_evaluation(path, classifier, spec, forest, n_splits, threads))
-        _write_memo(memo)
-    mem, wall = memo[key]
+    memo = memo_file("evaluation_requests", [str(path.resolve()), stat.st_mtime_ns, stat.st_size, classifier, spec,
+                                             forest, n_splits, threads], _model_source())
+    try:
+        mem, wall = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError, TypeError):  # none kept yet (or not a pair)
+        mem, wall = _shape_evaluation(path, classifier, spec, forest, n_splits, threads)
+        remember(memo, json.dumps([mem, wall]))
     return int(mem), float(wall)
 
 
-def _read_memo() -> dict:
-    global _memo
-    if _memo is None:
-        try:
-            _memo = json.loads(MEMO_FILE.read_text())
-        except (OSError, ValueError):
-            _memo = {}
-        if not isinstance(_memo, dict):
-            _memo = {}
-    return _memo
-
-
-def _write_memo(memo: dict) -> None:
-    """Written whole to a temporary file, then renamed; a folder that cannot be written keeps the answers
-    in this process only."""
-    try:
-        MEMO_FILE.parent.mkdir(parents=True, exist_ok=True)
-        part = MEMO_FILE.with_name(f"{MEMO_FILE.name}.{os.getpid()}.part")
-        part.write_text(json.dumps(memo, sort_keys=True))
-        os.replace(part, MEMO_FILE)
-    except OSError:
-        pass
+@functools.cache
+def _model_source() -> bytes:
+    return Path(__file__).read_bytes()
 
 
 def _shape_evaluation(dataset_file: Path, classifier: str, spec: dict, forest: dict, n_splits: int,
