@@ -295,3 +295,59 @@ def test_the_compiled_methods_folds_are_those_recorded():
     recorded = [line for line in (REPO / "tests" / "data" / "compiled_fold_digests.txt").read_text().splitlines()
                 if not line.startswith("#")]
     assert rows == recorded
+
+
+FIRST_SPLIT = """
+import json, sys
+import numpy as np
+from numba.core import event
+from stratbench import stratifiers
+Y = (np.random.default_rng(0).random((200, 6)) < 0.3).astype(np.int8)
+with event.install_recorder("numba:compile") as rec:
+    folds = stratifiers.get(sys.argv[1], n_splits=4, random_state=1).fold_ids(Y)
+compiled = sorted({e.data["dispatcher"].py_func.__name__ for _, e in rec.buffer if e.is_start})
+print(json.dumps({"folds": folds.tolist(), "compiled": compiled}))
+"""
+
+
+def _first_split(method, cache, wait=True):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    child = subprocess.Popen([sys.executable, "-c", FIRST_SPLIT, method], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if not wait:
+        return child
+    out, err = child.communicate()
+    assert child.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1]), err
+
+
+def test_a_first_split_compiles_once_in_parallel_parts_and_says_so_once(tmp_path):
+    """In a fresh numba cache, hybrid's first split announces its compilation in one line and compiles its
+    local search in a second process (this one loads ``hybrid_kernel`` from disk); the folds are those of a
+    split with every kernel compiled here. A second process loads everything and says nothing — also
+    where the grouped kernel was never compiled."""
+    first, err = _first_split("hybrid", tmp_path / "cache")
+    assert err.count("stratbench: compiling hybrid's kernels, once for this environment") == 1
+    assert "hybrid_kernel" not in first["compiled"] and "iterative_kernel" in first["compiled"]
+    Y = (np.random.default_rng(0).random((200, 6)) < 0.3).astype(np.int8)
+    assert first["folds"] == stratifiers.get("hybrid", n_splits=4, random_state=1).fold_ids(Y).tolist()
+    second, err = _first_split("hybrid", tmp_path / "cache")
+    assert (second["compiled"], err) == ([], "") and second["folds"] == first["folds"]
+
+
+def test_first_splits_at_once_take_turns_one_compiles_the_other_loads(tmp_path):
+    """Two processes that start the same method's first split at once (a study's first jobs): exactly one
+    compiles and announces; the other waits on the lock and compiles nothing."""
+    import json
+
+    children = [_first_split("iterative", tmp_path / "cache", wait=False) for _ in range(2)]
+    results = [child.communicate() for child in children]
+    assert [child.returncode for child in children] == [0, 0], results
+    compiled = [json.loads(out.strip().splitlines()[-1])["compiled"] for out, _ in results]
+    assert sum("iterative_kernel" in c for c in compiled) == 1
+    assert sum(err.count("compiling iterative's kernels") for _, err in results) == 1

@@ -9,6 +9,7 @@ bool or nullable dtypes); it is checked and converted once to CSR int8 0/1.
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
 
@@ -17,8 +18,17 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError
 from stratbench.labels import as_label_matrix
-from stratbench.stratifiers._kernels import announce_compilation
+from stratbench.stratifiers._kernels import compile_once
 from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, repair_empty
+
+
+def tiny_labels(n_subsets: int) -> sp.csr_matrix:
+    """A label matrix of 8·max(k, 3) rows and 4 labels, every label and pair with positives in every
+    subset: what a method's kernels are first compiled on."""
+    rows = 8 * max(int(n_subsets), 3)
+    pattern = np.array([[1, 0, 0, 1], [0, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 0, 0, 0],
+                        [0, 1, 1, 1], [1, 1, 1, 0]], dtype=np.int8)
+    return sp.csr_matrix(np.tile(pattern, (rows // 8, 1)))
 
 
 def check_random_state(random_state) -> np.random.Generator:
@@ -84,7 +94,7 @@ class MultilabelStratifier:
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1
     seeded = True  # whether the split depends on random_state (False: the same split for every seed)
     supports_groups = False  # whether the method splits whole groups (``_assign_groups``)
-    kernels: tuple = ()  # its compiled (numba) kernels: their first compilation is announced, once
+    kernels: tuple = ()  # its compiled (numba) kernels: compiled once per environment, their first compilation announced
     compile_seconds = 0.0  # about how long that compilation takes (this project's 2-core machine)
     needs_groups = False  # whether it splits only with groups (the grouped track's baselines)
 
@@ -195,8 +205,9 @@ class MultilabelStratifier:
 
     def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None) -> np.ndarray:
         if self.kernels:
-            announce_compilation(getattr(self, "registered_name", type(self).__name__), self.kernels,
-                                 self.compile_seconds)
+            kernels, here, elsewhere = self._compile_plan(groups is not None)
+            compile_once(getattr(self, "registered_name", type(self).__name__), kernels, here, elsewhere,
+                         self.compile_seconds)
         self._warn_rare_labels(Y, ratios)
         if groups is None:
             ids = self._checked(self._assign(Y, ratios, rng), Y.shape[0], len(ratios))
@@ -210,6 +221,21 @@ class MultilabelStratifier:
         if self.holdout:
             ids[ids == 2] = -1
         return ids
+
+    def _compile_plan(self, grouped: bool) -> tuple:
+        """(the kernels a split calls, a callable that compiles them in this process, ``"module:function"``
+        parts compiled meanwhile in processes of their own): by default every kernel, compiled by the same
+        method on a tiny label matrix (:func:`~stratbench.stratifiers._kernels.compile_once`)."""
+        return self.kernels, lambda: self._warm_up(grouped), ()
+
+    def _warm_up(self, grouped: bool) -> None:
+        """This method's split of a tiny label matrix (its kernels compile with the types of any split)."""
+        method = copy.copy(self)
+        method.random_state = 0  # never a draw from the caller's generator
+        Y = tiny_labels(max(self.n_splits, len(self.fold_shares if self.fold_shares is not None else ())))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            method.fold_ids(Y, np.arange(Y.shape[0]) // 2 if grouped else None)
 
     def _warn_rare_labels(self, Y: sp.csr_matrix, ratios: np.ndarray) -> None:
         k = 2 if self.holdout else len(ratios)

@@ -8,7 +8,9 @@ or ``0`` (numba types a bare constant as a literal while it infers the variable,
 once more for that signature); and arrays are copied into slices by a loop, not ``a[:, :k] = b`` (whose
 shape-mismatch error path compiles string formatting for seconds)."""
 
+import contextlib
 import os
+import subprocess
 import sys
 
 import numba
@@ -20,19 +22,47 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 COMPAT = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow
 
-_ANNOUNCED: set[str] = set()
+_PREPARED: set = set()
 
 
-def announce_compilation(name: str, kernels, seconds: float) -> None:
-    """Once per process, before a method's first split: where one of its compiled ``kernels`` has no copy on
-    disk yet (numba's cache, ``cache=True``: beside the sources, or a user-wide folder where they are
-    read-only), one line on stderr says that they are compiled now, once, and about how long it takes."""
-    if name in _ANNOUNCED:
+def compile_once(name: str, kernels, here=None, elsewhere=(), seconds: float = 0.0) -> None:
+    """Before a method's first split in a process: where one of the ``kernels`` it will call has no copy in
+    numba's on-disk cache (``cache=True``: beside the sources, or a user-wide folder where they are read-only),
+    one line on stderr says that they are compiled now, once, and about how long it takes; then ``here`` (a
+    callable that runs some of them on a tiny problem) runs in this process while each ``"module:function"``
+    of ``elsewhere`` runs in a process of its own, all at once, and the split loads what they compiled from
+    disk. A part that fails elsewhere is only compiled later, here: the folds never depend on it.
+
+    Processes that make the same first split at once (a study's first jobs) take turns on a lock file
+    beside the cache: one compiles, the others wait and load its kernels.
+    """
+    if (name, kernels) in _PREPARED:
         return
-    _ANNOUNCED.add(name)
-    if not all(_on_disk(k) for k in kernels):
+    _PREPARED.add((name, kernels))
+    if all(_on_disk(k) for k in kernels):
+        return
+    with _lock(kernels[0], name):
+        if all(_on_disk(k) for k in kernels):
+            return  # another process compiled them while this one waited
         print(f"stratbench: compiling {name}'s kernels, once for this environment: about {seconds:g} s",
               file=sys.stderr, flush=True)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        children = [subprocess.Popen([sys.executable, "-c", "import importlib, sys; m, f = sys.argv[1].split(':'); "
+                                      "getattr(importlib.import_module(m), f)()", part],
+                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    for part in elsewhere]
+        try:
+            if here is not None:
+                here()
+        except Exception:  # noqa: BLE001 - the split itself compiles what is left, and says what is wrong
+            pass
+        finally:
+            for part, child in zip(elsewhere, children):
+                _, err = child.communicate()
+                if child.returncode:
+                    last = (err.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
+                    print(f"stratbench: compiling {part} in a second process failed ({last}); it compiles here",
+                          file=sys.stderr, flush=True)
 
 
 def _on_disk(dispatcher) -> bool:
@@ -41,6 +71,27 @@ def _on_disk(dispatcher) -> bool:
         return os.path.exists(dispatcher._cache._cache_file._index_path)
     except AttributeError:
         return True
+
+
+@contextlib.contextmanager
+def _lock(dispatcher, name: str):
+    """An exclusive lock on ``<the dispatcher's cache folder>/stratbench-<name>.lock`` for as long as the block
+    runs; no lock where there is no such folder to write or no ``fcntl`` (Windows)."""
+    try:
+        import fcntl
+
+        folder = dispatcher._cache._cache_path
+        os.makedirs(folder, exist_ok=True)
+        handle = open(os.path.join(folder, f"stratbench-{name}.lock"), "a")
+    except (ImportError, AttributeError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @numba.njit(cache=True)

@@ -166,7 +166,7 @@ class IterativeStratification(MultilabelStratifier):
     """
     reference = "Sechidis, Tsoumakas & Vlahavas, ECML PKDD 2011"
     kernels = (iterative_kernel,)
-    compile_seconds = 3
+    compile_seconds = 4
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  shuffle=False, label_ties="random", compat="paper"):

@@ -183,7 +183,7 @@ class _Optisplit(MultilabelStratifier):
     experiments ran it, always from ``np.random.seed(42)`` (``"published"``: every run the same split)."""
     reference = "Tiittanen, Holm & Törönen, Bioinformatics 2021"
     kernels = (optisplit_kernel,)
-    compile_seconds = 10
+    compile_seconds = 5
 
     method = "rld"
 

@@ -55,7 +55,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers._base import MultilabelStratifier, tiny_labels
 from stratbench.stratifiers._kernels import randbelow, stable_argsort
 from stratbench.stratifiers.hybrid.group_search import _cap, group_combinations, group_search
 from stratbench.stratifiers.hybrid.ld_polish import polish_kernel, polish_ld
@@ -347,7 +347,7 @@ class HybridStratification(MultilabelStratifier):
     """
     reference = "stratbench (docs/ALGORITHMS.md, hybrid)"
     kernels = (hybrid_kernel, polish_kernel, group_search, iterative_kernel, sois_kernel)
-    compile_seconds = 20
+    compile_seconds = 10
 
     equal_sizes = True
 
@@ -368,6 +368,22 @@ class HybridStratification(MultilabelStratifier):
 
     supports_groups = True
     group_passes = 10  # passes of the group search per ``passes`` (groups are few; it stops when a pass moves none)
+
+    def _compile_plan(self, grouped):
+        """The local search (``hybrid_kernel``, the longest to compile) compiles in a process of its own
+        (:func:`compile_search`) while this one compiles the starts and the polish."""
+        if grouped:
+            return (group_search, iterative_kernel), lambda: self._warm_up(True), ()
+        kernels = ((hybrid_kernel, iterative_kernel) + ((sois_kernel,) if self.start != "iterative" else ())
+                   + ((polish_kernel,) if self.polish is not None else ()))
+        return kernels, self._compile_starts_and_polish, (f"{__name__}:compile_search",)
+
+    def _compile_starts_and_polish(self):
+        Y = tiny_labels(self.n_splits)
+        comb, ratios = label_combinations(Y), self._ratios(Y.shape[0])
+        starts = self._starts(Y, comb, ratios, 0, 0)
+        if self.polish is not None:
+            polish_ld(Y, comb, starts["iterative"], ratios, 0, self.polish, self.samples, self.keep_pairs, free_sizes=True)
 
     def _check_options(self):
         if not isinstance(self.passes, int) or self.passes < 0:
@@ -406,19 +422,27 @@ class HybridStratification(MultilabelStratifier):
 
     def _assign(self, Y, ratios, rng):
         self._check_options()
-        n, k = Y.shape[0], len(ratios)
         comb = label_combinations(Y)
-        targets = apportion(n, ratios).astype(np.float64)
-        ideal = np.asarray(ratios, np.float64)
-        least, most = targets, targets  # exact sizes; with equal shares, any ⌈n/k⌉ folds may hold the extra ones
-        if not self.holdout and np.ptp(ideal) == 0:
-            least, most = np.full(k, float(n // k)), np.full(k, float(-(-n // k)))
         seed_is, seed_sois, seed_search = (int(v) for v in rng.integers(0, 2**63, size=3))
+        return self._refine(Y, comb, ratios, self._starts(Y, comb, ratios, seed_is, seed_sois), seed_search)
+
+    def _starts(self, Y, comb, ratios, seed_is: int, seed_sois: int) -> dict:
+        """Step 1: IS's folds, and SOIS's unless ``start`` is ``"iterative"``."""
         starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is)}
         if self.start in ("sois", "both"):
             starts["sois"] = sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
                                          np.argsort(comb.first_seen).astype(np.int64), np.asarray(ratios, np.float64),
                                          np.uint64(seed_sois), SELECT["paper"], False)
+        return starts
+
+    def _refine(self, Y, comb, ratios, starts: dict, seed_search: int) -> np.ndarray:
+        """Steps 2–6 from the ``starts`` (IS's among them)."""
+        n, k = Y.shape[0], len(ratios)
+        targets = apportion(n, ratios).astype(np.float64)
+        ideal = np.asarray(ratios, np.float64)
+        least, most = targets, targets  # exact sizes; with equal shares, any ⌈n/k⌉ folds may hold the extra ones
+        if not self.holdout and np.ptp(ideal) == 0:
+            least, most = np.full(k, float(n // k)), np.full(k, float(-(-n // k)))
 
         def counts_of(fold):
             return fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.first))
@@ -452,3 +476,11 @@ class HybridStratification(MultilabelStratifier):
             return result[2]
         return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs,
                          free_sizes=not self.holdout and np.ptp(ideal) == 0)
+
+
+def compile_search() -> None:
+    """Compile the hybrid's local search (``hybrid_kernel``) on a tiny problem from a fixed start: the part of
+    its first compilation that runs in a process of its own (:meth:`HybridStratification._compile_plan`)."""
+    method = HybridStratification(n_splits=3, polish=None, start="iterative")
+    Y = tiny_labels(3)
+    method._refine(Y, label_combinations(Y), method._ratios(Y.shape[0]), {"iterative": np.arange(Y.shape[0]) % 3}, 0)
