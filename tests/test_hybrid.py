@@ -62,6 +62,13 @@ def test_exact_sizes_for_unequal_shares_and_holdout():
     assert np.bincount(ids).tolist() == [75, 26]  # ⌈25.25⌉ test rows, as scikit-learn rounds
 
 
+def test_a_share_that_rounds_to_no_rows_is_polished_and_then_repaired():
+    """Shares 1:5:5 of 6 rows apportion (0, 3, 3): the LD polish ran over an empty fold and divided by its
+    size (found by the property tests); the repair then gives the empty fold a row: sizes (1, 2, 3)."""
+    folds = stratifiers.get("hybrid", fold_shares=[1, 5, 5], random_state=0).fold_ids(np.ones((6, 1), int))
+    assert sorted(np.bincount(folds, minlength=3).tolist()) == [1, 2, 3]
+
+
 def test_same_seed_same_folds_and_parameters_are_checked():
     Y = (np.random.default_rng(2).random((80, 6)) < 0.25).astype(int)
     np.testing.assert_array_equal(hybrid(4, 9).fold_ids(Y), hybrid(4, 9).fold_ids(Y))

@@ -351,3 +351,25 @@ def test_first_splits_at_once_take_turns_one_compiles_the_other_loads(tmp_path):
     compiled = [json.loads(out.strip().splitlines()[-1])["compiled"] for out, _ in results]
     assert sum("iterative_kernel" in c for c in compiled) == 1
     assert sum(err.count("compiling iterative's kernels") for _, err in results) == 1
+
+
+def test_a_part_that_fails_to_compile_elsewhere_says_so_and_the_split_goes_on(tmp_path, capsys):
+    """``compile_once`` with a kernel whose cache index is missing: one notice, the part run here, and for a
+    part that fails in its own process one line naming it and its error (the split compiles it itself)."""
+    from types import SimpleNamespace
+
+    from stratbench.stratifiers import _kernels
+
+    class Kernel:  # a dispatcher as compile_once reads it: hashable, its cache index not on disk
+        _cache = SimpleNamespace(_cache_path=str(tmp_path), _cache_file=SimpleNamespace(_index_path=str(tmp_path / "no")))
+
+    kernel = Kernel()
+    ran = []
+    _kernels.compile_once("toy", (kernel,), lambda: ran.append(1), ("stratbench.no_such_module:f",), 2)
+    _kernels.compile_once("toy", (kernel,), lambda: ran.append(2), (), 2)  # once per process
+    err = capsys.readouterr().err.splitlines()
+    assert ran == [1]
+    assert err[0] == "stratbench: compiling toy's kernels, once for this environment: about 2 s"
+    assert err[1] == ("stratbench: compiling stratbench.no_such_module:f in a second process failed "
+                      "(ModuleNotFoundError: No module named 'stratbench.no_such_module'); it compiles here")
+    assert (tmp_path / "stratbench-toy.lock").exists()

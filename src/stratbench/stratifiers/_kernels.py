@@ -12,6 +12,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import tempfile
 
 import numba
 import numpy as np
@@ -47,22 +48,25 @@ def compile_once(name: str, kernels, here=None, elsewhere=(), seconds: float = 0
         print(f"stratbench: compiling {name}'s kernels, once for this environment: about {seconds:g} s",
               file=sys.stderr, flush=True)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        children = [subprocess.Popen([sys.executable, "-c", "import importlib, sys; m, f = sys.argv[1].split(':'); "
-                                      "getattr(importlib.import_module(m), f)()", part],
-                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                    for part in elsewhere]
+        children = []
+        for part in elsewhere:  # stderr to a file: a full pipe would stall the child
+            err = tempfile.TemporaryFile()
+            children.append((part, err, subprocess.Popen(
+                [sys.executable, "-c", "import importlib, sys; m, f = sys.argv[1].split(':'); "
+                 "getattr(importlib.import_module(m), f)()", part], env=env, stdout=subprocess.DEVNULL, stderr=err)))
         try:
             if here is not None:
                 here()
         except Exception:  # noqa: BLE001 - the split itself compiles what is left, and says what is wrong
             pass
         finally:
-            for part, child in zip(elsewhere, children):
-                _, err = child.communicate()
-                if child.returncode:
-                    last = (err.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
-                    print(f"stratbench: compiling {part} in a second process failed ({last}); it compiles here",
-                          file=sys.stderr, flush=True)
+            for part, err, child in children:
+                with err:
+                    if child.wait():
+                        err.seek(0)
+                        last = (err.read().decode(errors="replace").strip().splitlines() or ["no message"])[-1]
+                        print(f"stratbench: compiling {part} in a second process failed ({last}); it compiles "
+                              "here", file=sys.stderr, flush=True)
 
 
 def _on_disk(dispatcher) -> bool:

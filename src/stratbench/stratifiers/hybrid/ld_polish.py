@@ -45,7 +45,10 @@ SAMPLED_PASSES = 1  # passes of the sampled polish (large label spaces), ``sampl
 
 @numba.njit(cache=True)
 def _cell(c, size, odds):  # pragma: no cover - compiled
-    """|p/(1 − p) − d/(1 − d)| of a cell with count c in a fold of ``size`` rows (p = 1 guarded)."""
+    """|p/(1 − p) − d/(1 − d)| of a cell with count c in a fold of ``size`` rows (p = 1 guarded; 0 for an
+    empty fold: a subset whose share rounds to no rows, which the split's repair fills later)."""
+    if size <= 0.0:
+        return 0.0
     p = (size - 1.0) / size if c >= size else c / size
     return abs(p / (1.0 - p) - odds)
 
