@@ -7,13 +7,14 @@ import stratbench
 from snakemake.logging import logger
 from stratbench import cost, papers
 from stratbench.papers import tables as paper_tables
-from stratbench._snakemake import dry_run_summary, use_import_paths
+from stratbench._snakemake import coalesce_reevaluations, dry_run_summary, use_import_paths
 from stratbench.datasets import registry
 from stratbench.datasets.local import file_list as local_files
 from stratbench.study import Study
 
 use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
 dry_run_summary(workflow, logger)  # `snakemake -n`: jobs per rule, not a block per job (--verbose: every job)
+coalesce_reevaluations()  # one pending re-selection timer in Snakemake's scheduler, not one per finished job
 
 # the schema (one line naming a bad key), then what it cannot check (datasets, n_splits, methods and
 # their parameters): every config error stops here, before any job runs

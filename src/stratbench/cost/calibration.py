@@ -72,6 +72,11 @@ STARTUP_IMPORTS = {  # what a job of each kind imports before it works
     "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality",
 }
 NOOP_WORKFLOW = """\
+from stratbench._snakemake import coalesce_reevaluations
+
+coalesce_reevaluations()  # as the workflow's common.smk
+
+
 rule all:
     input:
         expand("out/{i}", i=range(config["jobs"])),
