@@ -96,7 +96,7 @@ def test_snakemakes_own_work_per_job_is_measured_not_assumed(monkeypatch):
     assert 0.0 <= calibration.snakemake_job_seconds(jobs=4) < 1.0
     monkeypatch.setattr(calibration, "snakemake_job_seconds", lambda jobs: 0.25)
     monkeypatch.setattr(calibration, "import_seconds", lambda code: 1.5 if "sklearn" in code else 0.5)
-    assert calibration.job_startup_seconds() == {"split": 0.75, "job": 1.75}
+    assert calibration.job_startup_seconds() == {"split": 0.75, "job": 1.75, "network": 0.75, "aggregate": 0.75}
 
 
 def test_an_evaluation_jobs_request_is_worked_out_once_per_dataset_version(tmp_path, monkeypatch):

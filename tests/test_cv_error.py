@@ -194,7 +194,7 @@ def test_the_estimate_costs_every_truth_and_estimate_job_from_the_calibration():
                                   **{s: {100: 2.0, 200: 4.0} for s in study.stratifiers}})
              for d in study.datasets}
     planned = {"generate_dataset": 2, "cv_truth": 4, "cv_estimates": 24, "cv_error_tables": 1}
-    jobs = study_jobs(study, costs, startup=1.0, planned=planned, split_startup=0.5)
+    jobs = study_jobs(study, costs, {"job": 1.0, "split": 0.5}, planned)
     truth = [j for j in jobs if j.rule == "cv_truth"]
     estimates = [j for j in jobs if j.rule == "cv_estimates"]
     assert len(truth) == 4 and len(estimates) == 2 * 2 * len(study.stratifiers)

@@ -68,8 +68,10 @@ class DatasetCost:
 
 STARTUP_IMPORTS = {  # what a job of each kind imports before it works
     "split": "import snakemake.script, stratbench._snakemake, stratbench.stratifiers, stratbench.measures.fold_quality, "
-             "stratbench.datasets, stratbench.io",
+             "stratbench.datasets, stratbench.io",  # a dataset or fold job
     "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality",
+    "network": "import snakemake.script, stratbench.datasets, stratbench.evaluation, stratbench.io, stratbench.network",
+    "aggregate": "import snakemake.script, pandas, matplotlib.pyplot, stratbench.figures",  # a gather, table or figure
 }
 NOOP_WORKFLOW = """\
 from stratbench._snakemake import coalesce_reevaluations

@@ -28,7 +28,8 @@ from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_datas
 from stratbench.cost.requests import BASE_MB, WORKER_MB, cost_model
 from stratbench.study import Study
 
-AGGREGATION_S = 4.0      # a gather, table or figure job beyond its start-up
+AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
+#                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)
 FOLD_RULES = ("make_folds", "make_folds_per_repeat")  # the jobs that write fold files
 
 
@@ -90,16 +91,17 @@ def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
     return planned
 
 
-def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, planned: dict[str, int],
-               split_startup: float | None = None) -> list[Job]:
+def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, float], planned: dict[str, int]) -> list[Job]:
     """Every job of the workflow with its cost: the fetch/parse/generate jobs, the fold jobs (every repeat's
     split and fold quality of a dataset × stratifier), network, evaluation and grid jobs of every dataset
     from its calibration, and as many aggregation jobs as the
-    plan holds (every rule of the plan must have a cost model)."""
+    plan holds (every rule of the plan must have a cost model). ``startups``: a job's start-up by the kind of
+    :data:`~stratbench.cost.calibration.STARTUP_IMPORTS` (a kind not given: ``"job"``'s)."""
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
     network = set(study.network_datasets())
-    light = startup if split_startup is None else split_startup  # a dataset or fold job imports no forests
+    startup = startups["job"]
+    light, net_startup, agg_startup = (startups.get(kind, startup) for kind in ("split", "network", "aggregate"))
     jobs = []
     for d, c in costs.items():
         base = BASE_MB + c.x_mb + c.y_mb
@@ -134,7 +136,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
                 jobs.append(Job("make_folds_per_repeat" if per_repeat else "make_folds", d, s, repeat=r, cpu_s=folds_s,
                                 wall_s=folds_s, mem_mb=int(BASE_MB + 30 * c.y_mb), after=("dataset",)))
             if "network_stability" in planned and d in network:
-                net_s = startup + c.load_s + len(repeats) * c.network_s
+                net_s = net_startup + c.load_s + len(repeats) * c.network_s
                 jobs.append(Job("network_stability", d, s, cpu_s=net_s, wall_s=net_s, mem_mb=int(BASE_MB + 10 * c.y_mb),
                                 after=("make_folds",)))
             for r in repeats:
@@ -145,7 +147,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startup: float, plan
     extra = sum(n for rule, n in planned.items() if kinds[rule] == "dataset") - sum(j.rule == "dataset" for j in jobs)
     jobs += [Job("dataset", cpu_s=light + 1.0, wall_s=light + 1.0) for _ in range(max(0, extra))]
     n_aggregation = sum(n for rule, n in planned.items() if kinds[rule] == "aggregate")
-    jobs += [Job("aggregate", cpu_s=startup + AGGREGATION_S, wall_s=startup + AGGREGATION_S, after=("*",))
+    jobs += [Job("aggregate", cpu_s=agg_startup + AGGREGATION_S, wall_s=agg_startup + AGGREGATION_S, after=("*",))
              for _ in range(n_aggregation)]
     return jobs
 
@@ -259,7 +261,8 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
     startups = job_startup_seconds()
     startup, split_startup = startups["job"], startups["split"]
-    log(f"job start-up: {split_startup:.2f} s (a dataset or fold job), {startup:.2f} s (the others)")
+    log(f"job start-up: {split_startup:.2f} s (a dataset or fold job), {startup:.2f} s (an evaluation job), "
+        f"{startups['network']:.2f} s (network stability), {startups['aggregate']:.2f} s (a table or figure)")
     overhead = (0.0, 0.0)
     if study.classifiers:
         forest = study.forest
@@ -270,8 +273,8 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
         start = time.perf_counter()
         costs[d] = calibrate_dataset(study, d, overhead, workdir, samples, log)
         log(f"calibrated {d} in {time.perf_counter() - start:.1f} s")
-    jobs = study_jobs(study, costs, startup, planned, split_startup)
+    jobs = study_jobs(study, costs, startups, planned)
     wall = simulate(jobs, cores)
-    return jobs, summary(jobs), dict(startup_s=startup, split_startup_s=split_startup, cores=cores, wall_s=wall,
-                                     forest_overhead=overhead,
-                                            datasets={d: asdict(c) for d, c in costs.items()})
+    return jobs, summary(jobs), dict(startup_s=startup, split_startup_s=split_startup, startups_s=startups,
+                                     cores=cores, wall_s=wall, forest_overhead=overhead,
+                                     datasets={d: asdict(c) for d, c in costs.items()})
