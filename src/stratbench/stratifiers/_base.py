@@ -228,11 +228,15 @@ class MultilabelStratifier:
         method on a tiny label matrix (:func:`~stratbench.stratifiers._kernels.compile_once`)."""
         return self.kernels, lambda: self._warm_up(grouped), ()
 
+    def _tiny_labels(self) -> sp.csr_matrix:
+        """:func:`tiny_labels` with rows enough for this method's subsets."""
+        return tiny_labels(max(self.n_splits, len(self.fold_shares if self.fold_shares is not None else ())))
+
     def _warm_up(self, grouped: bool) -> None:
         """This method's split of a tiny label matrix (its kernels compile with the types of any split)."""
         method = copy.copy(self)
         method.random_state = 0  # never a draw from the caller's generator
-        Y = tiny_labels(max(self.n_splits, len(self.fold_shares if self.fold_shares is not None else ())))
+        Y = self._tiny_labels()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             method.fold_ids(Y, np.arange(Y.shape[0]) // 2 if grouped else None)

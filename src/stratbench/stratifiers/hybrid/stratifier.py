@@ -379,7 +379,7 @@ class HybridStratification(MultilabelStratifier):
         return kernels, self._compile_starts_and_polish, (f"{__name__}:compile_search",)
 
     def _compile_starts_and_polish(self):
-        Y = tiny_labels(self.n_splits)
+        Y = self._tiny_labels()
         comb, ratios = label_combinations(Y), self._ratios(Y.shape[0])
         starts = self._starts(Y, comb, ratios, 0, 0)
         if self.polish is not None:
