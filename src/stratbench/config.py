@@ -173,8 +173,10 @@ def _try_method_once(study, kind: str, name: str, spec: dict) -> None:
 def _try_method(study, kind: str, name: str, spec: dict) -> None:
     """Build the method with its parameters and run it on a toy problem, so that a parameter it does
     not take, or a value it refuses, stops now with one line naming it."""
+    from stratbench.stratifiers._base import tiny_labels  # the toy a compiled method's kernels first compile on
+
     k = study.n_splits
-    Y = np.tile(np.eye(3, dtype=np.int8), (2 * k, 1))
+    Y = tiny_labels(k).toarray()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
