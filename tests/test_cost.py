@@ -36,9 +36,9 @@ def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, m
     total = table.iloc[-1]
     assert total["dataset"] == "total" and total["jobs"] == len(jobs) == table["jobs"].iloc[:-1].sum()
     assert total["jobs"] == sum(n for rule, n in planned.items() if rule != "all")  # every planned job, costed once
-    assert calibration["wall_s"] > 0 and calibration["split_startup_s"] < calibration["startup_s"]
+    assert calibration["wall_s"] > 0 and calibration["startups_s"]["split"] < calibration["startups_s"]["job"]
     assert total["cpu_hours"] == pytest.approx(sum(j.cpu_s for j in jobs) / 3600)
-    assert calibration["startup_s"] > 0.1 and set(calibration["datasets"]) == {"toy", "emotions"}
+    assert calibration["startups_s"]["job"] > 0.1 and set(calibration["datasets"]) == {"toy", "emotions"}
 
 
 def test_the_summary_omits_what_does_not_apply():

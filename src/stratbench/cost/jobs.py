@@ -260,9 +260,8 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
     planned = {rule: n for rule, n in planned.items() if cost_model(rule) != "target"}  # `all` runs nothing
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
     startups = job_startup_seconds()
-    startup, split_startup = startups["job"], startups["split"]
-    log(f"job start-up: {split_startup:.2f} s (a dataset or fold job), {startup:.2f} s (an evaluation job), "
-        f"{startups['network']:.2f} s (network stability), {startups['aggregate']:.2f} s (a table or figure)")
+    log(f"job start-up: {startups['split']:.2f} s (a dataset or fold job), {startups['job']:.2f} s (an evaluation "
+        f"job), {startups['network']:.2f} s (network stability), {startups['aggregate']:.2f} s (a table or figure)")
     overhead = (0.0, 0.0)
     if study.classifiers:
         forest = study.forest
@@ -275,6 +274,5 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
         log(f"calibrated {d} in {time.perf_counter() - start:.1f} s")
     jobs = study_jobs(study, costs, startups, planned)
     wall = simulate(jobs, cores)
-    return jobs, summary(jobs), dict(startup_s=startup, split_startup_s=split_startup, startups_s=startups,
-                                     cores=cores, wall_s=wall, forest_overhead=overhead,
+    return jobs, summary(jobs), dict(startups_s=startups, cores=cores, wall_s=wall, forest_overhead=overhead,
                                      datasets={d: asdict(c) for d, c in costs.items()})

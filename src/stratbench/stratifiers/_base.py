@@ -23,8 +23,9 @@ from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, 
 
 
 def tiny_labels(n_subsets: int) -> sp.csr_matrix:
-    """A label matrix of 8·max(k, 3) rows and 4 labels, every label and pair with positives in every
-    subset: what a method's kernels are first compiled on."""
+    """A label matrix of 8·max(k, 3) rows and 4 labels, every label and every label pair present in each block
+    of 8 rows, one row unlabelled: what a method's kernels are first compiled on, and the config's methods
+    tried on."""
     rows = 8 * max(int(n_subsets), 3)
     pattern = np.array([[1, 0, 0, 1], [0, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 0, 0, 0],
                         [0, 1, 1, 1], [1, 1, 1, 0]], dtype=np.int8)
