@@ -26,6 +26,7 @@ from stratbench.study import Study
 
 KEYS = {
     "evaluate": r"evaluate/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)/(?P<classifier>[^/]+)/rep(?P<repeat>\d+)\.tsv",
+    "evaluate_repeats": r"evaluate/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)/(?P<classifier>[^/]+)\.tsv",  # every repeat
     "make_folds": r"folds/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)\.tsv",  # every repeat of a dataset × stratifier
     "make_folds_per_repeat": r"folds/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)/rep(?P<repeat>\d+)\.tsv",
     "network_stability": r"network_stability/(?P<dataset>[^/]+)/(?P<stratifier>[^/]+)\.tsv",
@@ -44,7 +45,7 @@ def measured(root: Path, config: dict) -> pd.DataFrame:
             if m:
                 rule, keys = name, m.groupdict()
         t = pd.read_csv(path, sep="\t")
-        threads = config.get("threads", 1) if rule == "evaluate" else 1
+        threads = config.get("threads", 1) if rule in ("evaluate", "evaluate_repeats") else 1
         rows.append(dict(rule=rule, **keys, wall_s=float(t["s"].iloc[-1]), cpu_s=float(t["cpu_time"].iloc[-1]),
                          threads=threads, max_rss_mb=float(pd.to_numeric(t["max_rss"], errors="coerce").iloc[-1])))
     frame = pd.DataFrame(rows)
@@ -80,7 +81,7 @@ def against_estimate(exact: pd.DataFrame, estimate: pd.DataFrame) -> pd.DataFram
     keys = ["rule", "dataset", "stratifier", "classifier"]
     est = estimate.groupby(keys, as_index=False)[["cpu_s", "wall_s"]].mean().rename(
         columns={"cpu_s": "estimated_cpu_s", "wall_s": "estimated_wall_s"})
-    jobs = exact[exact["rule"].isin(["evaluate", "make_folds", "make_folds_per_repeat", "network_stability",
+    jobs = exact[exact["rule"].isin(["evaluate", "evaluate_repeats", "make_folds", "make_folds_per_repeat", "network_stability",
                                      "grid_quality"])].copy()
     for key in keys[1:]:
         jobs[key] = jobs[key].fillna("") if key in jobs else ""

@@ -263,3 +263,12 @@ def test_a_user_classifier_without_forest_tasks_runs_fit_predict_per_fold():
     # both folds predict {λ0} (label shares 0.75/0.25 and 0.8/0.3 in training), wrong once on
     # [1, 1] and once on [0, 0]: 5 wrong of 20 label decisions per fold
     assert hamming == [0.25, 0.25]
+
+
+def test_forests_a_fold_trains_size_the_evaluation_jobs():
+    """What stratbench.study.Study.evaluate_per_repeat counts: BR one forest a label, CLR q + q(q − 1)/2,
+    LP one forest whose trees cost 1 + C/400 binary ones (C ≤ examples, ≤ 2^q)."""
+    assert classifiers.get("br").fold_forests(593, 6) == 6
+    assert classifiers.get("clr").fold_forests(593, 6) == 6 + 15
+    assert classifiers.get("lp").fold_forests(593, 6) == 1 + 64 / 400
+    assert classifiers.get("lp").fold_forests(5000, 374) == 1 + 5000 / 400

@@ -19,6 +19,11 @@ def test_simulation_by_hand():
             Job("evaluate", "d", "s", "br", 0, wall_s=4), Job("evaluate", "d", "s", "br", 1, wall_s=4),
             Job("network_stability", "d", "s", wall_s=1), Job("aggregate", wall_s=1)]
     assert simulate(jobs, 4) == 3 + 2 + 4 + 1
+    # an evaluation of every repeat waits for the fold jobs of every repeat (split one repeat a job: 2 s, 5 s)
+    jobs = [Job("dataset", "d", wall_s=3), Job("make_folds_per_repeat", "d", "s", repeat=0, wall_s=2),
+            Job("make_folds_per_repeat", "d", "s", repeat=1, wall_s=5), Job("evaluate_repeats", "d", "s", "br", wall_s=4),
+            Job("evaluate", "d", "s", "lp", 0, wall_s=1)]
+    assert simulate(jobs, 4) == 3 + 5 + 4
 
 
 def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, mirror):
@@ -26,13 +31,14 @@ def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, m
     config = tiny_config(mirror, classifier_stratifiers=["iterative"], network_stability={"max_labels": 5})
     jobs, table, calibration = cost.estimate(config, cores=2, workdir=tmp_path, samples=4, log=lambda m: None)
     planned = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
-    rules = ("make_folds", "evaluate", "network_stability")  # a fold job per (dataset, stratifier): both repeats
+    # a fold job per (dataset, stratifier) and an evaluation job per (dataset, stratifier, classifier): both repeats
+    rules = ("make_folds", "evaluate_repeats", "network_stability")
     counted = {rule: sum(j.rule == rule for j in jobs) for rule in rules}
-    assert counted == {rule: planned[rule] for rule in counted} == dict(zip(rules, (4, 4, 2)))
-    evaluate = [j for j in jobs if j.rule == "evaluate"]
+    assert counted == {rule: planned[rule] for rule in counted} == dict(zip(rules, (4, 2, 2)))
+    evaluate = [j for j in jobs if j.rule == "evaluate_repeats"]
     assert all(j.forests > 0 and j.cpu_s > 0 and j.mem_mb > cost.BASE_MB for j in evaluate)
     emotions = [j for j in evaluate if j.dataset == "emotions"]
-    assert all(j.forests == 3 * 6 for j in emotions)  # 3 folds × one forest per label
+    assert all(j.forests == 2 * 3 * 6 for j in emotions)  # 2 repeats × 3 folds × one forest per label
     total = table.iloc[-1]
     assert total["dataset"] == "total" and total["jobs"] == len(jobs) == table["jobs"].iloc[:-1].sum()
     assert total["jobs"] == sum(n for rule, n in planned.items() if rule != "all")  # every planned job, costed once

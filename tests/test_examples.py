@@ -25,7 +25,7 @@ def test_user_methods_run_end_to_end_and_adding_them_reruns_only_their_jobs(tmp_
     datasets, repeats = len(config["datasets"]), config["repeats"]
     assert plan["make_folds"] == datasets and "fold_quality" not in plan  # the new stratifier only, every repeat
     # evaluation: the new stratifier with both classifiers, the new classifier on the old stratifiers
-    assert plan["evaluate"] == datasets * repeats * (2 + 2)
+    assert plan["evaluate_repeats"] == datasets * (2 + 2) and repeats == 1  # small datasets: every repeat a job
     assert "generate_dataset" not in plan and "dataset_statistics" not in plan
     assert {"gather_scores", "summarise_scores", "gather_fold_quality", "paper_tables"} <= set(plan)
 

@@ -72,10 +72,12 @@ def test_a_failed_job_shows_the_end_of_its_log_on_screen(tmp_path, mirror):
 
     folds = tmp_path / "results" / "tiny" / "folds" / "toy" / "random" / "rep0.npz"
     save_npz(folds, fold=np.zeros(120, dtype=np.int32), n_splits=np.int64(3), seed=np.int64(0))  # folds 1, 2 empty
+    # repeat 1 is read by the same evaluation job (toy: both repeats in one job), and sound
+    save_npz(folds.with_name("rep1.npz"), fold=np.arange(120, dtype=np.int32) % 3, n_splits=np.int64(3), seed=np.int64(1))
     result = run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/scores/toy/random/br/rep0.csv")
     out = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "Logfile logs/tiny/evaluate/toy/random/br/rep0.log:" in out  # the default profile's show-failed-logs
+    assert "Logfile logs/tiny/evaluate/toy/random/br.log:" in out  # the default profile's show-failed-logs
     assert re.search(r"error: results/tiny/folds/toy/random/rep0\.npz: fold ids must be 0…2 with no fold empty", out)
     assert "Found array with 0 sample" not in out
 
@@ -89,7 +91,7 @@ def test_expected_scikit_learn_warnings_do_not_fill_the_logs(tmp_path, mirror):
     result = run_snakemake(tmp_path, config, "--cores", "2", "results/tiny/tables/scores.csv")
     assert result.returncode == 0, result.stderr[-3000:]
     logs = "".join(p.read_text() for p in (tmp_path / "logs" / "tiny" / "evaluate").rglob("*.log"))
-    assert "stratbench-usage rule=evaluate" in logs and "Warning" not in logs
+    assert "stratbench-usage rule=evaluate_repeats" in logs and "Warning" not in logs
 
 
 def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path, mirror, finished_runs):

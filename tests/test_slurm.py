@@ -77,7 +77,7 @@ def test_the_default_study_on_slurm_with_the_profile_alone_gives_the_local_bytes
     submitted = len(re.findall(r"has been submitted with SLURM jobid", out))
     # the evaluation jobs go alone; every other job travels in a group: far fewer submissions than jobs
     total = int(re.search(r"^total\s+(\d+)", local_out, re.M).group(1))
-    evaluate = int(re.search(r"^evaluate\s+(\d+)", local_out, re.M).group(1))
+    evaluate = sum(int(n) for n in re.findall(r"^evaluate(?:_repeats)?\s+(\d+)", local_out, re.M))
     assert 0 < submitted - evaluate < (total - evaluate) / 2, (submitted, evaluate, total)
     assert same_results(cluster / "results" / "quick", local / "results" / "quick") > 100
     print(f"default study: local --cores 2 {local_s:.0f} s; SLURM {cluster_s:.0f} s, {submitted} submissions")

@@ -1,7 +1,9 @@
-"""The workflow's fix to Snakemake's scheduler (stratbench._snakemake.coalesce_reevaluations)."""
+"""The workflow's fix to Snakemake's scheduler (stratbench._snakemake.coalesce_reevaluations) and how a job
+ends (stratbench._snakemake.finish)."""
 import threading
 from types import SimpleNamespace
 
+import pytest
 from snakemake.scheduling.job_scheduler import JobScheduler
 
 from stratbench._snakemake import coalesce_reevaluations
@@ -32,3 +34,38 @@ def test_one_pending_reevaluation_not_one_more_per_selection():
     assert not scheduler._open_jobs.acquire(timeout=0.6)  # one wake-up for the 50
     method(scheduler, 0.05)
     assert scheduler._open_jobs.acquire(timeout=2)  # the next selection's timer
+
+
+FINISHED_JOB = """
+import logging, sys
+from types import SimpleNamespace
+from stratbench._snakemake import finish, setup
+
+setup(SimpleNamespace(log=[sys.argv[1]], config={}, rule="demo", wildcards={"dataset": "toy"}, threads=1))
+logging.getLogger("demo").info("logged")
+print("to stderr, buffered", end="", file=sys.stderr)
+print("to stdout, buffered", end="")
+if sys.argv[2] == "fail":
+    raise ValueError("broken")
+finish()
+print("never")
+"""
+
+
+@pytest.mark.parametrize("ending", ["finish", "fail"])
+def test_a_job_that_finishes_leaves_at_once_with_its_log_whole_and_a_failure_still_fails(tmp_path, ending):
+    """``finish()`` ends a job without the interpreter's teardown: its log (logging, stderr, the usage line)
+    and stdout are flushed, the status is 0, nothing after it runs; a job that fails before it keeps its
+    traceback, its usage line and a non-zero status."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "job.log"
+    done = subprocess.run([sys.executable, "-c", FINISHED_JOB, str(log), ending], capture_output=True, text=True)
+    text = log.read_text()
+    assert "INFO logged" in text and "to stderr, buffered" in text
+    assert text.count("stratbench-usage rule=demo dataset=toy threads=1 ") == 1
+    if ending == "finish":
+        assert done.returncode == 0 and done.stdout == "to stdout, buffered"
+    else:
+        assert done.returncode == 1 and "ValueError: broken" in text and "never" not in done.stdout

@@ -80,7 +80,7 @@ def test_a_deleted_job_output_is_made_again_by_a_plain_run(finished_runs, mirror
     (and only its job); the file is put back after the dry run."""
     results = finished_runs[0] / "results" / "tiny"
     for rel, rule in (("folds/toy/iterative/rep1.npz", "make_folds"), ("fold_quality/toy/random/rep0.csv", "make_folds"),
-                      ("scores/emotions/iterative/br/rep0.csv", "evaluate")):
+                      ("scores/emotions/iterative/br/rep0.csv", "evaluate_repeats")):
         path = results / rel
         aside = path.with_name(path.name + ".aside")
         path.rename(aside)
@@ -133,7 +133,7 @@ def test_a_papers_classifier_part_and_network_part_run_on_the_stratifiers_and_da
     result = run_snakemake(tmp_path, config, "-n", "--cores", "1")
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_jobs(result)
-    assert jobs["evaluate"] == 2 * 1 * 2  # datasets × the one named stratifier × repeats
+    assert jobs["evaluate_repeats"] == 2 * 1  # datasets × the one named stratifier, both repeats in one job
     assert jobs["make_folds"] == 2 * 2  # every stratifier, one job for both repeats
     assert jobs["network_stability"] == 1 * 2  # toy (5 labels), not emotions (6); both repeats in one job
 
@@ -157,7 +157,7 @@ def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_run
     result = run_snakemake(finished_runs[0], config, "-n", "--cores", "1")
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_jobs(result)
-    assert jobs.get("evaluate") == 2 * 2 * 2  # lp on datasets × stratifiers × repeats
+    assert jobs.get("evaluate_repeats") == 2 * 2 and "evaluate" not in jobs  # lp on datasets × stratifiers, both repeats
     assert "make_folds" not in jobs and "generate_dataset" not in jobs
     assert {"gather_scores", "summarise_scores"} <= set(jobs)
 
@@ -166,7 +166,7 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
     config = tiny_config(mirror)
     config["stratifiers"]["sois"] = {}
     jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
-    assert jobs.get("make_folds") == 2 and jobs.get("evaluate") == 2 * 2  # sois: a fold job per dataset, evaluation × repeats
+    assert jobs.get("make_folds") == 2 and jobs.get("evaluate_repeats") == 2  # sois: a fold job and an evaluation per dataset
     assert "parse_mulan" not in jobs
 
 
@@ -174,7 +174,34 @@ def test_max_labels_restricts_a_classifier_to_small_label_sets(tmp_path, mirror)
     config = tiny_config(mirror)
     config["classifiers"]["clr"] = {"max_labels": 5}  # toy has 5 labels, emotions 6
     jobs = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
-    assert jobs.get("evaluate") == 2 * 2 * 2 + 1 * 2 * 2  # br everywhere, clr on toy only
+    assert jobs.get("evaluate_repeats") == 2 * 2 + 1 * 2  # br everywhere, clr on toy only
+
+
+def test_a_large_datasets_evaluation_runs_a_job_per_repeat_a_small_ones_every_repeat_in_one(tmp_path, mirror):
+    """CLR with 200 trees takes emotions over stratbench.study.EVALUATE_PER_REPEAT_S a repeat (by the shape
+    estimate), toy not: emotions gets a job per repeat, toy one job for both repeats. A per-repeat job runs
+    and writes the same scores as a job of both repeats."""
+    from stratbench.study import EVALUATE_PER_REPEAT_S, Study
+
+    config = tiny_config(mirror, classifiers={"clr": {"params": {"n_estimators": 200}}, "br": {}})
+    study = Study.checked(config)
+    assert study.evaluation_seconds("emotions", "clr") >= EVALUATE_PER_REPEAT_S > study.evaluation_seconds("toy", "clr")
+    assert study.evaluate_per_repeat("emotions") and not study.evaluate_per_repeat("toy")
+    jobs = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
+    assert jobs.get("evaluate") == 2 * 2 * 2  # emotions: (stratifiers × classifiers) × repeats
+    assert jobs.get("evaluate_repeats") == 2 * 2  # toy: stratifiers × classifiers, both repeats in one job
+
+    per_repeat = "results/tiny/scores/emotions/random/br/rep1.csv"
+    result = run_snakemake(tmp_path, config, "--cores", "1", per_repeat)
+    assert result.returncode == 0, result.stderr[-3000:]
+    log = (tmp_path / "logs" / "tiny" / "evaluate" / "emotions" / "random" / "br" / "rep1.log").read_text()
+    assert "stratbench-usage rule=evaluate dataset=emotions stratifier=random classifier=br repeat=1" in log
+    together = tmp_path / "together"
+    together.mkdir()
+    result = run_snakemake(together, tiny_config(mirror), "--cores", "1", per_repeat)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (together / per_repeat).read_bytes() == (tmp_path / per_repeat).read_bytes()
+    assert (together / per_repeat).with_name("rep0.csv").is_file()  # made by the same job
 
 
 def test_study_statistics_and_paper_tables(finished_study):

@@ -39,7 +39,31 @@ def setup(smk) -> None:
     log_to(smk.log[0])
     sys.excepthook = _one_line_for_user_errors
     use_import_paths(smk.config.get("import_paths"))
-    atexit.register(lambda: print(usage_line(smk.rule, dict(smk.wildcards.items()), smk.threads), file=sys.stderr))
+    _JOB.update(rule=smk.rule, wildcards=dict(smk.wildcards.items()), threads=smk.threads)
+    atexit.register(_log_usage)
+
+
+_JOB: dict = {}  # the job whose usage line is logged (rule, wildcards, threads), until it is
+
+
+def _log_usage() -> None:
+    if _JOB:
+        print(usage_line(_JOB["rule"], _JOB["wildcards"], _JOB["threads"]), file=sys.stderr)
+        _JOB.clear()
+
+
+def finish() -> None:
+    """End of every script: log the job's usage line, flush its log and standard streams, and leave without
+    the interpreter's teardown. Freeing every module of scikit-learn, pandas and numba one by one costs
+    about 0.3 s of CPU a job (a sixth of a small job) for nothing: the outputs are written and closed
+    (atomically, :mod:`stratbench.io`), worker pools joined. Reached only when the script ran to its end:
+    a job that fails exits as usual, with its error and status."""
+    _log_usage()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr, sys.__stderr__):
+        if stream is not None:
+            stream.flush()
+    os._exit(0)
 
 
 def _one_line_for_user_errors(kind, value, traceback):

@@ -9,29 +9,13 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from stratbench import StratbenchError
 from stratbench.classifiers._base import ForestClassifier
 from stratbench.classifiers._forests import ForestPool, faster_layout
+from stratbench.io import read_folds  # noqa: F401  (its home before; kept importable from here)
 from stratbench.measures.classification import evaluate
 
 Factory = Callable[[int], object]  # fold index -> an unfitted classifier
 log = logging.getLogger(__name__)
-
-
-def read_folds(path, n_rows: int) -> tuple[np.ndarray, int]:
-    """(fold ids, k) of a fold file, checked against its dataset: one id per row, every test fold and
-    every training part non-empty — else one message naming the file (never scikit-learn's "Found
-    array with 0 sample(s)" from inside a job)."""
-    with np.load(path) as z:
-        folds, k = z["fold"].astype(np.int64), int(z["n_splits"])
-    if folds.shape != (n_rows,):
-        raise StratbenchError(f"{path}: {folds.shape[0]} fold ids for a dataset of {n_rows} rows")
-    sizes = np.bincount(folds[folds >= 0], minlength=k)
-    if folds.min() < 0 or folds.max() >= k or not sizes.all() or (sizes == n_rows).any():
-        empty = [j for j in range(k) if sizes[j] in (0, n_rows)]
-        raise StratbenchError(f"{path}: fold ids must be 0…{k - 1} with no fold empty and none holding every row; "
-                              f"sizes {sizes.tolist()} (folds {empty})")
-    return folds, k
 
 
 def evaluate_folds(X, Y, folds: np.ndarray, n_splits: int, make_classifier: Factory, n_jobs: int = 1,

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from stratbench.io import atomic_path
-from stratbench.measures.fold_quality import fold_label_counts
 from stratbench.measures.names import FOLD_QUALITY_LABELS, MEASURE_LABELS, MEASURES
 from stratbench.tables.format import ordered
 
@@ -380,6 +379,8 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, styl
     lies on the diagonal; a fold without a positive of the label is drawn at the bottom edge (×)."""
     stratifiers, left_out = _fit_page(style.methods(folds_by_stratifier), style, 2.3, 2.0, 0.7)
     nrows, ncols = _grid(len(stratifiers), style, 2.3)
+    from stratbench.measures.fold_quality import fold_label_counts  # numba: here, not in every figure job
+
     n = Y.shape[0]
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 2.0 * nrows + 0.7), squeeze=False,

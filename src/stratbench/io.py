@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from stratbench import StratbenchError
+
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
@@ -115,3 +117,19 @@ def write_csv(path: str | os.PathLike, frame) -> None:
     """Write a pandas DataFrame as CSV atomically; floats use Python's shortest round-trip repr."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False, lineterminator="\n")
+
+
+def read_folds(path, n_rows: int) -> tuple[np.ndarray, int]:
+    """(fold ids, k) of a fold file, checked against its dataset: one id per row, every test fold and
+    every training part non-empty — else one message naming the file (never scikit-learn's "Found
+    array with 0 sample(s)" from inside a job)."""
+    with np.load(path) as z:
+        folds, k = z["fold"].astype(np.int64), int(z["n_splits"])
+    if folds.shape != (n_rows,):
+        raise StratbenchError(f"{path}: {folds.shape[0]} fold ids for a dataset of {n_rows} rows")
+    sizes = np.bincount(folds[folds >= 0], minlength=k)
+    if folds.min() < 0 or folds.max() >= k or not sizes.all() or (sizes == n_rows).any():
+        empty = [j for j in range(k) if sizes[j] in (0, n_rows)]
+        raise StratbenchError(f"{path}: fold ids must be 0…{k - 1} with no fold empty and none holding every row; "
+                              f"sizes {sizes.tolist()} (folds {empty})")
+    return folds, k

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratbench import classifiers, stratifiers
+from stratbench.classifiers._forests import shape_forest_seconds
 from stratbench.config import check_study, read_config, validate_config
 from stratbench.datasets import generate_synthetic, load_mulan, registry
 from stratbench.datasets import load_dataset as load_npz
@@ -29,6 +30,10 @@ LOCAL = "files"  # a user's own dataset: its files
 # a label matrix of this many cells or more is split one repeat a job (its splits take minutes, and the repeats
 # then run side by side); every smaller one all repeats in one job (its splits take milliseconds to seconds)
 SPLIT_PER_REPEAT_CELLS = 10**8
+# a dataset whose evaluation by some classifier would take this many seconds a repeat or more (by the shape
+# estimate, generous) is evaluated one repeat a job; a smaller one every repeat of a (dataset, stratifier,
+# classifier) in one job, so that its forests, not the job's start-up (about 2 s: scikit-learn), fill the job
+EVALUATE_PER_REPEAT_S = 30.0
 REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
 
 
@@ -193,6 +198,23 @@ class Study:
         :data:`SPLIT_PER_REPEAT_CELLS` cells) rather than every repeat in one job."""
         examples, labels = self.shape(dataset)
         return examples * labels >= SPLIT_PER_REPEAT_CELLS
+
+    def evaluation_seconds(self, dataset: str, classifier: str) -> float:
+        """A repeat's forests of ``classifier`` on ``dataset`` from its shape alone: k folds × the classifier's
+        forests a fold (:meth:`~stratbench.classifiers._base.MultilabelClassifier.fold_forests`) × a
+        binary forest on the training rows (:func:`~stratbench.classifiers._forests.shape_forest_seconds`)."""
+        examples, labels = self.shape(dataset)
+        model = self.classifier(classifier)
+        trees = int(getattr(model, "n_estimators", 100))
+        rows = examples * (self.n_splits - 1) // self.n_splits
+        return self.n_splits * model.fold_forests(examples, labels) * shape_forest_seconds(rows, 2, trees)
+
+    def evaluate_per_repeat(self, dataset: str) -> bool:
+        """Whether the dataset is evaluated one repeat a job (some classifier's repeat takes at least
+        :data:`EVALUATE_PER_REPEAT_S` by :meth:`evaluation_seconds`) rather than every repeat of a (dataset,
+        stratifier, classifier) in one job. Decided per dataset, so that a score file has one rule."""
+        return any(self.evaluation_seconds(dataset, c) >= EVALUATE_PER_REPEAT_S
+                   for c in self.classifiers if dataset in self.classifier_datasets(c))
 
     def classifier_datasets(self, classifier: str) -> list[str]:
         """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""

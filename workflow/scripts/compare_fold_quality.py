@@ -1,6 +1,6 @@
 """Average ranks of every fold-quality measure (lower is better) over the datasets, Friedman and
 Nemenyi tests per dataset group × measure."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -17,3 +17,4 @@ ranks, tests, pairs = compare(summary, "mean", ["measure"], snakemake.params.gro
 write_csv(snakemake.output.ranks, ranks)
 write_csv(snakemake.output.tests, tests)
 write_csv(snakemake.output.pairs, pairs)
+finish()

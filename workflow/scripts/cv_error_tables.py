@@ -1,5 +1,5 @@
 """The error of the CV estimate per stratifier, the choice of learner, and their tests."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -18,3 +18,4 @@ paired = paired_tests(errors, p.baseline, p.alpha)
 for name, frame in dict(errors=errors, choices=choices, ranks=ranks, tests=tests, pairs=pairs, paired=paired).items():
     write_csv(getattr(out, name), frame)
 write_text(out.md, "# The error of the CV estimate per stratifier\n\n" + overview_markdown(errors, choices, p.baseline))
+finish()

@@ -1,6 +1,6 @@
 """One stratifier's CV estimates on every development sample of one (dataset, m), for every k and CV
 repeat, and the distinct test sets its splits gave."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -15,3 +15,4 @@ rows, splits = estimate_rows(ds.X, ds.Y, int(w.m), p.samples, p.repeats, p.ks, p
 key = (w.dataset, int(w.m), w.stratifier)
 write_rows(out.estimates, ["dataset", "m", "stratifier", *ESTIMATE_COLUMNS], [(*key, *r) for r in rows])
 write_rows(out.splits, ["dataset", "m", "stratifier", *SPLIT_COLUMNS], [(*key, *r) for r in splits])
+finish()

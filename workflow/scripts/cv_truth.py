@@ -1,6 +1,6 @@
 """The truth of every development sample of one (dataset, m): each learner fitted on the sample, scored
 on the rows left out of it."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -12,3 +12,4 @@ w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
 rows = truth_rows(ds.X, ds.Y, int(w.m), p.samples, p.learners, p.seed, w.dataset)
 write_rows(snakemake.output[0], ["dataset", "m", *TRUTH_COLUMNS], [(w.dataset, int(w.m), *r) for r in rows])
+finish()

@@ -1,5 +1,5 @@
 """Table 1 statistics (Sechidis et al. 2011) of every dataset of the study."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -17,3 +17,4 @@ for a, b in same:
     warnings.warn(f"datasets {a!r} and {b!r} have identical label matrices: they count twice in every rank test", stacklevel=1)
 write_csv(snakemake.output.csv, table)
 write_text(snakemake.output.md, statistics_markdown(table, same))
+finish()

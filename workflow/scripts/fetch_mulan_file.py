@@ -1,5 +1,5 @@
 """Fetch one pinned MULAN file (mirror or upstream), sha256-checked, atomically."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -14,3 +14,4 @@ if remote is None:
 mirror = resolve_mirror(snakemake.params.mirror)
 fetch(remote, Path(snakemake.output[0]), mirror, timeout=snakemake.params.timeout, retries=snakemake.params.retries)
 print(f"fetched {remote.path} from {mirror or 'upstream'}", file=__import__("sys").stderr)
+finish()

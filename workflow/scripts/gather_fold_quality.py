@@ -1,5 +1,5 @@
 """Gather the fold-quality rows of the study and summarise them over repeats."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -14,3 +14,4 @@ write_csv(snakemake.output.csv, rows)
 summary = summarise_fold_quality(rows)
 write_csv(snakemake.output.summary, summary)
 write_text(snakemake.output.md, fold_quality_markdown(summary))
+finish()

@@ -1,5 +1,5 @@
 """Gather the network-stability rows and summarise them per dataset × stratifier."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -15,3 +15,4 @@ write_csv(snakemake.output.csv, rows)
 summary = summarise_network_stability(rows)
 write_csv(snakemake.output.summary, summary)
 write_text(snakemake.output.md, network_markdown(summary))
+finish()

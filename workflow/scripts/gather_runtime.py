@@ -1,5 +1,5 @@
 """Gather the stratifiers' wall times (a measurement: it varies from run to run)."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -12,3 +12,4 @@ rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)
 rows = rows.sort_values(["dataset", "stratifier", "repeat"], kind="stable")
 write_csv(snakemake.output.csv, rows)
 write_text(snakemake.output.md, runtime_markdown(rows))
+finish()

@@ -1,5 +1,5 @@
 """Gather every evaluation job's rows into the study's tidy scores table."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -11,3 +11,4 @@ from stratbench.tables.summary import SCORE_COLUMNS
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)[SCORE_COLUMNS]
 rows = rows.sort_values(["dataset", "stratifier", "classifier", "repeat", "fold", "measure"], kind="stable")
 write_csv(snakemake.output[0], rows)
+finish()

@@ -1,6 +1,6 @@
 """Generate a dataset defined in the config: the synthetic generator of Read et al. 2012, a sparse
 random label matrix for scale tests, or grouped synthetic data for the grouped track."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -9,3 +9,4 @@ from stratbench.study import GENERATED
 
 make = GENERATED[snakemake.params.kind]
 save_dataset(make(snakemake.wildcards.dataset, **snakemake.params.spec), snakemake.output[0])
+finish()

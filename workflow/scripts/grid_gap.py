@@ -1,5 +1,5 @@
 """Each stratifier's distance from the best split possible: the gap table and its figure."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -16,3 +16,4 @@ write_text(out.md, gap_markdown(gaps))
 style = FigureStyle.from_config(snakemake.config)
 objective = "LD" if (gaps["objective"] == "LD").any() else "FLZ"
 save_figure(optimality_gap(gaps, objective, style), out.png, out.pdf, style)
+finish()

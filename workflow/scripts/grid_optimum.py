@@ -1,5 +1,5 @@
 """The best split of one (small) dataset with exact fold sizes, per grid k and objective (CP-SAT)."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -20,3 +20,4 @@ if p.hint:
                  for k in p.ks}
 rows = optimum_rows(Y, p.ks, p.settings["objectives"], p.settings["max_time"], snakemake.threads, hints)
 write_csv(snakemake.output[0], rows.assign(dataset=snakemake.wildcards.dataset)[OPTIMUM_COLUMNS])
+finish()

@@ -1,6 +1,6 @@
 """Every k × seed split of one dataset by one stratifier: fold-quality measures and wall time (of whole
 groups where the dataset is grouped)."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -13,3 +13,4 @@ w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
 rows = quality_grid(ds.Y, w.stratifier, p.spec, p.ks, p.seeds, dataset_groups(ds, p.groups, p.group_seed))
 write_csv(snakemake.output[0], rows.assign(dataset=w.dataset, stratifier=w.stratifier)[GRID_COLUMNS])
+finish()

@@ -1,5 +1,5 @@
 """Gather the grid, summarise it over seeds, rank the stratifiers per k × measure across datasets."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -23,3 +23,4 @@ write_csv(out.ranks, ranks)
 write_csv(out.tests, tests)
 write_csv(out.pairs, pairs)
 write_text(out.md, "# Fold-quality grid: average ranks across datasets\n\n" + rank_markdown(ranks, tests))
+finish()

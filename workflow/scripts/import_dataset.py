@@ -1,5 +1,5 @@
 """Read a user's own dataset (MULAN files or a feature/label matrix pair) into the binary cache."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -7,3 +7,4 @@ from stratbench.datasets import save_dataset
 from stratbench.datasets.local import read_local
 
 save_dataset(read_local(snakemake.wildcards.dataset, snakemake.params.spec), snakemake.output[0])
+finish()

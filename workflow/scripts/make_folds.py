@@ -3,7 +3,7 @@ matrix), in one process: write each
 repeat's fold ids, the stratifier's wall time (:func:`stratbench.stratifiers.timed_fold_ids`: after a
 warm-up call, so JIT compilation is not counted) and the folds' quality (ED, LD, FZ, FLZ, … as tidy rows).
 It imports numpy, scipy.sparse, numba and the stratifier: no scikit-learn, pandas or matplotlib."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -30,3 +30,4 @@ for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
     values = fold_quality(Y, folds.astype(np.int64), int(p.n_splits))
     write_rows(out_quality[i], ["dataset", "stratifier", "repeat", "measure", "value"],
                [(w.dataset, w.stratifier, int(repeat), m, float(v)) for m, v in values.items()])
+finish()

@@ -1,12 +1,11 @@
 """Network stability of one (dataset, stratifier)'s fold assignments, every repeat in one process
 (Szymański & Kajdanowicz 2017 §5.2), as tidy rows, one file per repeat."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
 from stratbench.datasets import load_dataset
-from stratbench.evaluation import read_folds
-from stratbench.io import write_csv
+from stratbench.io import read_folds, write_csv
 from stratbench.network import network_stability
 
 w = snakemake.wildcards
@@ -18,3 +17,4 @@ for repeat, path, out in zip(snakemake.params.repeats, snakemake.input.folds, sn
     rows.insert(1, "stratifier", w.stratifier)
     rows.insert(2, "repeat", int(repeat))
     write_csv(out, rows)
+finish()

@@ -1,6 +1,6 @@
 """The study's tables as the papers print them: CSV, Markdown, LaTeX (booktabs) and HTML, one LaTeX
 document that inputs them all, and the fold-quality tables of the three papers in one Markdown file."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -33,3 +33,4 @@ write_text(out.markdown, "\n".join(tables[n].markdown() for n in names))
 if paper:
     fold_quality_papers = [n for n in fold_quality_table_names(paper) if n in tables]
     write_text(out.fold_quality_papers, "\n".join(tables[n].markdown() for n in fold_quality_papers))
+finish()

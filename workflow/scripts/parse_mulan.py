@@ -1,5 +1,5 @@
 """Parse a MULAN dataset's ARFF + XML files into the binary cache."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -10,3 +10,4 @@ from stratbench.datasets.mulan import parse_mulan
 
 ds = parse_mulan(snakemake.wildcards.mulan, [Path(p) for p in snakemake.input.files])
 save_dataset(ds, snakemake.output[0])
+finish()

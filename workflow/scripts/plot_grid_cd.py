@@ -1,5 +1,5 @@
 """Critical-difference diagrams of the grid at one k, one panel per fold measure."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -15,3 +15,4 @@ ranks = ranks[(ranks["k"] == k) & ranks["measure"].isin(GRID_MEASURES)]
 tests = tests[(tests["k"] == k) & tests["measure"].isin(GRID_MEASURES)]
 fig = cd_diagrams(ranks, tests, f"Fold quality across datasets, k = {k}", style=style)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf, style)
+finish()

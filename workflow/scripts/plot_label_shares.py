@@ -1,5 +1,5 @@
 """Figure: per-label positive share in each test fold against the whole dataset, per stratifier."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -15,3 +15,4 @@ for stratifier, path in zip(snakemake.params.stratifiers, snakemake.input.folds)
 style = FigureStyle.from_config(snakemake.config)
 fig = label_shares(load_dataset(snakemake.input.data).Y, folds, n_splits, snakemake.wildcards.dataset, style)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf, style)
+finish()

@@ -1,5 +1,5 @@
 """'Which stratifier should I use', drawn from the grid's ranks, tests and runtimes."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -16,3 +16,4 @@ write_text(snakemake.output[0], recommendation(tables["summary"], tables["ranks"
                                                baselines=snakemake.params.baselines, alpha=snakemake.params.alpha,
                                                synthetic=snakemake.params.synthetic, gaps=gaps,
                                                grouped=snakemake.params.grouped))
+finish()

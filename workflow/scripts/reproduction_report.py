@@ -1,5 +1,5 @@
 """Our numbers beside the published ones of the paper the study reproduces (Markdown, CSV, HTML)."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -15,3 +15,4 @@ report = reproduction(p.paper, pd.read_csv(inp.statistics), pd.read_csv(inp.fold
 write_csv(snakemake.output.csv, report)
 write_text(snakemake.output.md, reproduction_markdown(report, p.paper, p.study))
 write_text(snakemake.output.html, reproduction_html(report, p.paper, p.study))
+finish()

@@ -1,6 +1,6 @@
 """Mean ± std per dataset × stratifier × classifier × measure; average ranks of the std, Friedman and
 Nemenyi tests per classifier × dataset group × measure."""
-from stratbench._snakemake import setup
+from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
@@ -18,3 +18,4 @@ write_csv(snakemake.output.ranks, ranks)
 write_csv(snakemake.output.tests, tests)
 write_csv(snakemake.output.pairs, pairs)
 write_text(snakemake.output.md, summary_markdown(summary, ranks))
+finish()

@@ -40,6 +40,12 @@ class MultilabelClassifier:
             n_jobs=self.n_jobs, random_state=int(seed), **self.forest_params,
         )
 
+    def fold_forests(self, examples: int, labels: int) -> float:
+        """About how many binary forests one fold trains on a dataset of ``examples`` × ``labels`` (what sizes
+        its evaluation jobs, :meth:`stratbench.study.Study.evaluate_per_repeat`): binary relevance's one per
+        label unless a method says otherwise."""
+        return float(labels)
+
     def fit(self, X, Y):
         raise NotImplementedError
 

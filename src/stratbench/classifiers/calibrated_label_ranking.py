@@ -38,6 +38,10 @@ class CalibratedLabelRanking(ForestClassifier):
         super().__init__(n_estimators, max_features, n_jobs, random_state, **forest_params)
         self.soft = soft
 
+    def fold_forests(self, examples, labels):
+        """q calibration forests and q(q − 1)/2 pairwise ones, each on fewer rows (counted as whole)."""
+        return float(labels + labels * (labels - 1) // 2)
+
     def forest_tasks(self, Y):
         """q calibration forests (label i against λ0), then one forest per pair (i < j) with training
         rows, in the order (0,1), (0,2), …, (q−2, q−1); seeds in that order, pairs without rows

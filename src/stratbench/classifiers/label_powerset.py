@@ -34,6 +34,11 @@ class LabelPowerset(ForestClassifier):
     [[1, 0], [1, 0], [1, 0]]
     """
 
+    def fold_forests(self, examples, labels):
+        """One forest whose trees cost 1 + C/400 binary ones (:func:`~stratbench.classifiers._forests.shape_forest_seconds`),
+        C the labelsets: at most one per example and 2^q."""
+        return 1 + min(examples, 2 ** min(labels, 62)) / 400
+
     def forest_tasks(self, Y):
         task = labelset_task(Y, self.make_forest(self._seeds(1)[0]))
         self.labelsets_ = task.labelsets  # class id -> labelset (C × q)

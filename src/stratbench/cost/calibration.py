@@ -70,7 +70,7 @@ STARTUP_IMPORTS = {  # what a job of each kind imports before it works
     "split": "import snakemake.script, stratbench._snakemake, stratbench.stratifiers, stratbench.measures.fold_quality, "
              "stratbench.datasets, stratbench.io",  # a dataset or fold job
     "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality",
-    "network": "import snakemake.script, stratbench.datasets, stratbench.evaluation, stratbench.io, stratbench.network",
+    "network": "import snakemake.script, stratbench.datasets, stratbench.io, stratbench.network",
     "aggregate": "import snakemake.script, pandas, matplotlib.pyplot, stratbench.figures",  # a gather, table or figure
 }
 NOOP_WORKFLOW = """\
@@ -94,9 +94,10 @@ rule noop:
 
 def job_startup_seconds(jobs: int = 8) -> dict[str, float]:
     """The start-up of a job of each kind in ``STARTUP_IMPORTS``: a fresh Python that imports what the job
-    imports (best of two), plus :func:`snakemake_job_seconds`, Snakemake's own work per job."""
+    imports and leaves as a job does, without the interpreter's teardown (:func:`stratbench._snakemake.finish`;
+    best of two), plus :func:`snakemake_job_seconds`, Snakemake's own work per job."""
     per_job = snakemake_job_seconds(jobs)
-    return {kind: import_seconds(code) + per_job for kind, code in STARTUP_IMPORTS.items()}
+    return {kind: import_seconds(f"{code}; import os; os._exit(0)") + per_job for kind, code in STARTUP_IMPORTS.items()}
 
 
 def import_seconds(code: str) -> float:

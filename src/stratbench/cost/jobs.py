@@ -31,6 +31,7 @@ from stratbench.study import Study
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
 #                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)
 FOLD_RULES = ("make_folds", "make_folds_per_repeat")  # the jobs that write fold files
+EVALUATION_RULES = ("evaluate", "evaluate_repeats")  # the jobs that train forests: one repeat's, or every repeat's
 
 
 @dataclass
@@ -139,10 +140,14 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
                 net_s = net_startup + c.load_s + len(repeats) * c.network_s
                 jobs.append(Job("network_stability", d, s, cpu_s=net_s, wall_s=net_s, mem_mb=int(BASE_MB + 10 * c.y_mb),
                                 after=("make_folds",)))
-            for r in repeats:
-                evaluated = r in study.classifier_repeats and s in study.classifier_stratifiers
-                for name, f in c.forests.items() if evaluated else ():
-                    jobs.append(evaluation_job(d, s, name, r, f, c, k, study.threads, startup))
+            if s not in study.classifier_stratifiers:
+                continue
+            if study.evaluate_per_repeat(d):  # large forests: a job per repeat
+                jobs += [evaluation_job(d, s, name, r, f, c, k, study.threads, startup)
+                         for r in study.classifier_repeats for name, f in c.forests.items()]
+            else:  # every repeat of a (dataset, stratifier, classifier) in one job
+                jobs += [evaluation_job(d, s, name, -1, f, c, k, study.threads, startup, len(study.classifier_repeats))
+                         for name, f in c.forests.items()]
     # the plan's other dataset jobs (a MULAN dataset's file fetches beside its parse): start-up and a copy each
     extra = sum(n for rule, n in planned.items() if kinds[rule] == "dataset") - sum(j.rule == "dataset" for j in jobs)
     jobs += [Job("dataset", cpu_s=light + 1.0, wall_s=light + 1.0) for _ in range(max(0, extra))]
@@ -153,16 +158,18 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
 
 
 def evaluation_job(dataset, stratifier, classifier, repeat, f: ForestCost, c: DatasetCost, k: int, threads: int,
-                   startup: float) -> Job:
-    """One evaluation job: k folds' forests in a pool of ``threads`` workers."""
-    cpu = k * f.cpu_s
+                   startup: float, repeats: int = 1) -> Job:
+    """One evaluation job: k folds' forests in a pool of ``threads`` workers, for one repeat (``repeat``), or
+    for ``repeats`` of them one after the other (``repeat`` −1: rule ``evaluate_repeats``)."""
+    cpu = repeats * k * f.cpu_s
     pooled = k * f.forests >= 2 * threads and threads > 1
-    wall = startup + c.load_s + max(cpu / threads, f.largest_s)
+    wall = startup + c.load_s + repeats * max(k * f.cpu_s / threads, f.largest_s)
     workers = threads if pooled else 0
     mem = BASE_MB + 2 * c.x_mb + c.y_mb * 3 + (f.forest_mb if not pooled else 0)
     mem += workers * (WORKER_MB + c.x_mb + f.forest_mb)
-    return Job("evaluate", dataset, stratifier, classifier, repeat, threads, startup + c.load_s + cpu, wall,
-               int(mem * 1.25) + 1, k * f.forests, after=("make_folds",))
+    rule = "evaluate" if repeat >= 0 else "evaluate_repeats"
+    return Job(rule, dataset, stratifier, classifier, repeat, threads, startup + c.load_s + cpu, wall,
+               int(mem * 1.25) + 1, repeats * k * f.forests, after=("make_folds",))
 
 
 def simulate(jobs: list[Job], cores: int) -> float:
@@ -187,7 +194,7 @@ def simulate(jobs: list[Job], cores: int) -> float:
         parents = []
         if j.rule in (*FOLD_RULES, "grid_quality", "cv_truth", "cv_estimates") and j.dataset in dataset_job:
             parents = [dataset_job[j.dataset]]
-        elif j.rule in ("network_stability", "evaluate"):
+        elif j.rule in EVALUATION_RULES or j.rule == "network_stability":
             parents = folds_of(j)
         elif j.rule == "aggregate":
             parents = last
@@ -227,7 +234,7 @@ def summary(jobs: list[Job]) -> pd.DataFrame:
     parts = {"aggregate": "aggregation", "dataset": "data", "grid_quality": "grid (every k and seed)",
              "grid_optimum": "best split (CP-SAT)"}
     frame["part"] = frame["rule"].map(parts).fillna("folds + fold quality")
-    frame.loc[frame["rule"] == "evaluate", "part"] = frame["classifier"]
+    frame.loc[frame["rule"].isin(EVALUATION_RULES), "part"] = frame["classifier"]
     cv = frame["rule"].isin(["cv_truth", "cv_estimates"])  # "does it matter": per development-sample size
     frame.loc[cv, "part"] = frame["rule"].str.replace("cv_", "") + " " + frame["classifier"].str.replace("m", "m=")
     rows = []

@@ -19,7 +19,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from stratbench import StratbenchError, classifiers
-from stratbench.classifiers._forests import is_streamed
+from stratbench.classifiers._forests import is_streamed, shape_forest_seconds
 from stratbench.datasets import load_dataset
 from stratbench.io import memo_file, remember
 
@@ -29,14 +29,15 @@ FALLBACK = dict(mem_mb=2000, runtime=5)  # an aggregation rule: gathers, tables,
 
 # rule → the job kind that costs it: "dataset" (fetch, parse, generate, import), "make_folds" (every repeat's
 # split and fold quality of a dataset × stratifier), "make_folds_per_repeat" (one repeat's, of a large label
-# matrix: not grouped on a cluster, so its repeats run side by side), "network_stability" (every repeat's), "evaluate",
+# matrix: not grouped on a cluster, so its repeats run side by side), "network_stability" (every repeat's), "evaluate"
+# (one repeat's forests), "evaluate_repeats" (every repeat's forests of a small dataset × stratifier × classifier),
 # "grid_quality", "grid_optimum", "cv_truth" (every development sample's truth of a dataset × m), "cv_estimates"
 # (every sample × k × CV repeat of a dataset × m × stratifier), or "aggregate" (a gather, table,
 # figure or report job: start-up plus a few seconds), "target" (no job)
 RULES = {
     "fetch_mulan_file": "dataset", "parse_mulan": "dataset", "generate_dataset": "dataset", "import_dataset": "dataset",
     "make_folds": "make_folds", "make_folds_per_repeat": "make_folds_per_repeat", "network_stability": "network_stability",
-    "evaluate": "evaluate", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
+    "evaluate": "evaluate", "evaluate_repeats": "evaluate_repeats", "grid_quality": "grid_quality", "grid_optimum": "grid_optimum",
     "cv_truth": "cv_truth", "cv_estimates": "cv_estimates",
     **dict.fromkeys([
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
@@ -76,12 +77,6 @@ def read_estimate(path) -> dict:
     frame = frame.groupby(["rule", "dataset", "stratifier", "classifier"]).agg(
         mem_mb=("mem_mb", "max"), wall_s=("wall_s", "max"))
     return {key: (int(row.mem_mb), float(row.wall_s)) for key, row in frame.iterrows()}
-
-
-def shape_forest_seconds(rows: int, classes: int, trees: int) -> float:
-    """A forest's time without calibration: generous per-tree costs fitted to this machine's
-    calibrations (yeast BR ×1.4, bibtex BR up to ×10, corel5k and delicious LP ×1–2)."""
-    return 0.005 + trees * (1e-3 + 8e-6 * rows * (1 + classes / 400))
 
 
 def shape_evaluation(dataset_file, classifier: str, spec: dict, forest: dict, n_splits: int,
@@ -136,12 +131,13 @@ def rule_resources(rule: str, wildcards, input, threads: int, study, estimate: d
     if key in estimate:
         mem, wall = estimate[key]
         return int(mem * 1.25) + 100, int(math.ceil(wall * 1.5 / 60)) + (0 if kind in GROUPED_KINDS else 2)
-    if kind == "evaluate":
+    if kind in ("evaluate", "evaluate_repeats"):
         data = getattr(input, "data", None)
         if data and Path(data).is_file():
             c = wildcards["classifier"]
             mem, wall = shape_evaluation(data, c, study.classifiers[c], study.forest, study.n_splits, threads)
-            return mem, int(math.ceil(3 * wall / 60)) + 5
+            repeats = len(study.classifier_repeats) if kind == "evaluate_repeats" else 1
+            return mem, int(math.ceil(3 * repeats * wall / 60)) + 5
         return 8000, 24 * 60
     return FALLBACK["mem_mb"], FALLBACK["runtime"]
 
