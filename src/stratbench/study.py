@@ -207,7 +207,8 @@ class Study:
         model = self.classifier(classifier)
         trees = int(getattr(model, "n_estimators", 100))
         rows = examples * (self.n_splits - 1) // self.n_splits
-        return self.n_splits * model.fold_forests(examples, labels) * shape_forest_seconds(rows, 2, trees)
+        forests = model.fold_forests(examples, labels) if hasattr(model, "fold_forests") else labels  # a duck-typed class
+        return self.n_splits * forests * shape_forest_seconds(rows, 2, trees)
 
     def evaluate_per_repeat(self, dataset: str) -> bool:
         """Whether the dataset is evaluated one repeat a job (some classifier's repeat takes at least
