@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from stratbench.classifiers._base import ForestClassifier
 from stratbench.classifiers._forests import ForestPool, faster_layout
-from stratbench.io import read_folds  # noqa: F401  (its home before; kept importable from here)
+from stratbench.io import read_folds  # noqa: F401 - the fold files this module's jobs read
 from stratbench.measures.classification import evaluate
 
 Factory = Callable[[int], object]  # fold index -> an unfitted classifier

@@ -1,4 +1,4 @@
-"""Atomic, byte-deterministic writers for the pipeline's outputs.
+"""Atomic, byte-deterministic writers for the pipeline's outputs, and the checked reader of its fold files.
 
 Every output is written to a temporary file in the destination folder and renamed over the target,
 so an interrupted job never leaves a partial file; the next write of the same file removes the
