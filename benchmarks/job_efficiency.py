@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from stratbench.cost.requests import EVALUATION_RULES
 from stratbench.study import Study
 
 KEYS = {
@@ -45,7 +46,7 @@ def measured(root: Path, config: dict) -> pd.DataFrame:
             if m:
                 rule, keys = name, m.groupdict()
         t = pd.read_csv(path, sep="\t")
-        threads = config.get("threads", 1) if rule in ("evaluate", "evaluate_repeats") else 1
+        threads = config.get("threads", 1) if rule in EVALUATION_RULES else 1
         rows.append(dict(rule=rule, **keys, wall_s=float(t["s"].iloc[-1]), cpu_s=float(t["cpu_time"].iloc[-1]),
                          threads=threads, max_rss_mb=float(pd.to_numeric(t["max_rss"], errors="coerce").iloc[-1])))
     frame = pd.DataFrame(rows)
@@ -81,7 +82,7 @@ def against_estimate(exact: pd.DataFrame, estimate: pd.DataFrame) -> pd.DataFram
     keys = ["rule", "dataset", "stratifier", "classifier"]
     est = estimate.groupby(keys, as_index=False)[["cpu_s", "wall_s"]].mean().rename(
         columns={"cpu_s": "estimated_cpu_s", "wall_s": "estimated_wall_s"})
-    jobs = exact[exact["rule"].isin(["evaluate", "evaluate_repeats", "make_folds", "make_folds_per_repeat", "network_stability",
+    jobs = exact[exact["rule"].isin([*EVALUATION_RULES, "make_folds", "make_folds_per_repeat", "network_stability",
                                      "grid_quality"])].copy()
     for key in keys[1:]:
         jobs[key] = jobs[key].fillna("") if key in jobs else ""

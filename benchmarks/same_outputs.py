@@ -1,13 +1,13 @@
 """Do two commits give the same outputs? Runs the same studies at both, each in its own git worktree,
 and compares every result file byte for byte (measured times aside).
 
-    python benchmarks/same_outputs.py BASE [HEAD] [--mirror ../shared/datasets/mulan] [--cores 2]
+    python benchmarks/same_outputs.py BASE [HEAD] [--mirror ../shared/datasets/mulan] [--cores 2] [--studies quick …]
 
 Studies: the default study (``config/config.yaml``), Tables 1–2 of Sechidis et al. 2011 at full size
 (``benchmarks/sechidis2011_fold_quality.yaml``), the fold-quality and network part of
 ``config/szymanski2017.yaml`` (2 repeats, no classifiers), ``config/tiittanen2021.yaml`` on bibtex and
 delicious (2 repeats) and a two-dataset grid of ``config/stratbench2026.yaml`` (k 3 and 5, 2 seeds).
-Prints one line per study: files compared, identical, different (named), measured (skipped).
+``--studies`` runs only those named. Prints one line per study: files compared, identical, different (named), measured (skipped).
 A worktree's results are kept under ``/tmp/stratbench-same/<commit>`` and reused when present.
 """
 
@@ -45,12 +45,14 @@ def studies(tree: Path) -> dict[str, dict]:
             "szymanski2017": szym, "tiittanen2021": tiit, "stratbench2026": grid}
 
 
-def run(commit: str, cores: int, mirror: str) -> Path:
+def run(commit: str, cores: int, mirror: str, names) -> Path:
     tree = WORK / commit
     if not tree.exists():
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit], check=True)
     env = {**os.environ, "STRATBENCH_DATA_MIRROR": str(Path(mirror).resolve()), "PYTHONPATH": str(tree / "src")}
     for name, config in studies(tree).items():
+        if name not in names:
+            continue
         path = tree / "results" / f"same_outputs_{name}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump(config, sort_keys=False))
@@ -73,12 +75,13 @@ def main() -> int:
     parser.add_argument("head", nargs="?", default="HEAD")
     parser.add_argument("--mirror", default=str(ROOT.parent / "shared" / "datasets" / "mulan"))
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--studies", nargs="+", choices=list(studies(ROOT)), default=list(studies(ROOT)))
     args = parser.parse_args()
     commits = [subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", c], check=True, capture_output=True,
                               text=True).stdout.strip() for c in (args.base, args.head)]
-    trees = [run(c, args.cores, args.mirror) for c in commits]
+    trees = [run(c, args.cores, args.mirror, args.studies) for c in commits]
     same = True
-    for name in studies(trees[0]):
+    for name in args.studies:
         a, b = (digests(t / "results" / name) for t in trees)
         shared = sorted(set(a) & set(b))
         measured = [f for f in shared if MEASURED.search("/" + f)]

@@ -26,7 +26,7 @@ LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own 
 EVALUATED = [c for c in study.classifiers if study.classifier_datasets(c)]  # classifiers that run on some dataset
 SPLIT_PER_REPEAT = [d for d in study.datasets if study.split_per_repeat(d)]  # a job per repeat: large label matrices
 SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
-EVALUATE_PER_REPEAT = [d for d in study.datasets if study.classifiers and study.evaluate_per_repeat(d)]  # large forests
+EVALUATE_PER_REPEAT = [d for d in study.datasets if study.evaluate_per_repeat(d)]  # large forests: a job per repeat
 EVALUATE_TOGETHER = [d for d in study.datasets if d not in EVALUATE_PER_REPEAT]  # every repeat in one job
 
 

@@ -25,13 +25,12 @@ import yaml
 import stratbench
 from stratbench import StratbenchError, classifiers
 from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, job_startup_seconds
-from stratbench.cost.requests import BASE_MB, WORKER_MB, cost_model
+from stratbench.cost.requests import BASE_MB, EVALUATION_RULES, WORKER_MB, cost_model
 from stratbench.study import Study
 
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
 #                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)
 FOLD_RULES = ("make_folds", "make_folds_per_repeat")  # the jobs that write fold files
-EVALUATION_RULES = ("evaluate", "evaluate_repeats")  # the jobs that train forests: one repeat's, or every repeat's
 
 
 @dataclass
@@ -131,6 +130,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
                                 after=("dataset",)))
             continue
         per_repeat = study.split_per_repeat(d)  # a large label matrix: a fold job per repeat, side by side
+        evaluate_per_repeat = study.evaluate_per_repeat(d)  # large forests: an evaluation job per repeat
         for s, split_s in c.stratifier_s.items():  # else one fold job per (dataset, stratifier): every repeat's split
             for r in repeats if per_repeat else [-1]:
                 folds_s = light + c.load_s + (1 if per_repeat else len(repeats)) * (split_s + c.fold_quality_s)
@@ -142,7 +142,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
                                 after=("make_folds",)))
             if s not in study.classifier_stratifiers:
                 continue
-            if study.evaluate_per_repeat(d):  # large forests: a job per repeat
+            if evaluate_per_repeat:
                 jobs += [evaluation_job(d, s, name, r, f, c, k, study.threads, startup)
                          for r in study.classifier_repeats for name, f in c.forests.items()]
             else:  # every repeat of a (dataset, stratifier, classifier) in one job

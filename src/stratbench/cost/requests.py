@@ -47,6 +47,7 @@ RULES = {
         "plot_label_shares", "plot_runtime"], "aggregate"),
     "all": "target",  # the default target: no job of its own
 }
+EVALUATION_RULES = ("evaluate", "evaluate_repeats")  # the jobs that train forests: one repeat's, or every repeat's
 # kinds whose jobs last seconds and travel in groups on a cluster (workflow/profiles/slurm `groups:`): a
 # group submission asks for the sum of its members' runtimes, so these add no safety minutes of their own
 GROUPED_KINDS = {"dataset", "make_folds", "network_stability"}
@@ -131,7 +132,7 @@ def rule_resources(rule: str, wildcards, input, threads: int, study, estimate: d
     if key in estimate:
         mem, wall = estimate[key]
         return int(mem * 1.25) + 100, int(math.ceil(wall * 1.5 / 60)) + (0 if kind in GROUPED_KINDS else 2)
-    if kind in ("evaluate", "evaluate_repeats"):
+    if kind in EVALUATION_RULES:
         data = getattr(input, "data", None)
         if data and Path(data).is_file():
             c = wildcards["classifier"]
