@@ -170,11 +170,22 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
     assert "parse_mulan" not in jobs
 
 
-def test_max_labels_restricts_a_classifier_to_small_label_sets(tmp_path, mirror):
+def test_max_labels_restricts_a_classifier_to_small_label_sets_and_one_job_draws_each_kind_of_figure(tmp_path, mirror):
+    """CLR on toy only; each kind of per-subject figure is one job for every subject, and CLR, ranked over
+    one dataset, gets no rank bars or CD diagrams (said in one line)."""
     config = tiny_config(mirror)
     config["classifiers"]["clr"] = {"max_labels": 5}  # toy has 5 labels, emotions 6
-    jobs = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
+    result = run_snakemake(tmp_path, config, "-n", "--cores", "1", "--verbose")
+    jobs = planned_jobs(result)
     assert jobs.get("evaluate_repeats") == 2 * 2 + 1 * 2  # br everywhere, clr on toy only
+    for rule in ("plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams"):
+        assert jobs.get(rule) == 1, (rule, jobs)
+    out = result.stdout + result.stderr
+    assert "clr: no rank figures or CD diagrams: ranks over 1 dataset compare nothing" in out
+    drawn = set(re.findall(r"figures/(\w+)\.png", out))
+    assert {"std_by_stratifier_br", "std_by_stratifier_clr", "fold_distribution_clr", "rank_bars_br",
+            "rank_bars_fold_quality", "critical_difference_br", "critical_difference_fold_quality"} <= drawn
+    assert not {"rank_bars_clr", "critical_difference_clr"} & drawn
 
 
 def test_a_large_datasets_evaluation_runs_a_job_per_repeat_a_small_ones_every_repeat_in_one(tmp_path, mirror):

@@ -222,6 +222,20 @@ class Study:
         limit = self.classifiers[classifier].get("max_labels")
         return [d for d in self.datasets if limit is None or self.shape(d)[1] <= limit]
 
+    def evaluated_classifiers(self) -> list[str]:
+        """The classifiers that run on some dataset of the study (``max_labels`` may leave one none)."""
+        return [c for c in self.classifiers if self.classifier_datasets(c)]
+
+    def rank_counts(self) -> dict[str, int]:
+        """fold_quality and each evaluated classifier, with the number of datasets its ranks are over."""
+        return {"fold_quality": len(self.datasets), **{c: len(self.classifier_datasets(c))
+                                                      for c in self.evaluated_classifiers()}}
+
+    def ranked_subjects(self) -> list[str]:
+        """The subjects of the rank bars and CD diagrams: fold_quality and the classifiers ranked over two
+        datasets or more (over one, every rank is a single draw and no test can separate two methods)."""
+        return [s for s, n in self.rank_counts().items() if n >= 2]
+
     def network_datasets(self) -> list[str]:
         """The datasets of the network-stability part (``network_stability: {max_labels: …}`` restricts it)."""
         if not self.network_stability:

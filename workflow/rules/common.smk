@@ -23,7 +23,7 @@ study = Study.checked(config)
 MULAN_USED = sorted({study.mulan_name(d) for d in study.datasets} - {None})
 GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]
 LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own files
-EVALUATED = [c for c in study.classifiers if study.classifier_datasets(c)]  # classifiers that run on some dataset
+EVALUATED = study.evaluated_classifiers()  # the classifiers that run on some dataset
 SPLIT_PER_REPEAT = [d for d in study.datasets if study.split_per_repeat(d)]  # a job per repeat: large label matrices
 SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
 EVALUATE_PER_REPEAT = [d for d in study.datasets if study.evaluate_per_repeat(d)]  # large forests: a job per repeat
@@ -40,7 +40,6 @@ wildcard_constraints:
     classifier=_alternatives(study.classifiers),
     repeat=r"\d+",
     mulan=_alternatives(MULAN_USED),
-    subject=_alternatives([*study.classifiers, "fold_quality"]),
     m=r"\d+",
 
 
@@ -128,12 +127,19 @@ def paper_table_inputs(wildcards):
     return inputs
 
 
-def rank_inputs(wildcards):
-    """Ranks and tests of a classifier's std (or of the fold-quality measures)."""
-    tables = f"{study.results}/tables"
-    if wildcards.subject == "fold_quality":
-        return dict(ranks=f"{tables}/fold_quality_ranks.csv", tests=f"{tables}/fold_quality_friedman_nemenyi.csv")
-    return dict(ranks=f"{tables}/average_ranks.csv", tests=f"{tables}/friedman_nemenyi.csv")
+def rank_tables(tests=True):
+    """The average ranks, and with ``tests`` the Friedman/Nemenyi tests, that the rank figures of ``RANKED``
+    read: the fold-quality measures', the classifiers' std's."""
+    tables, inputs = f"{study.results}/tables", {}
+    if "fold_quality" in RANKED:
+        inputs["fold_quality_ranks"] = f"{tables}/fold_quality_ranks.csv"
+        if tests:
+            inputs["fold_quality_tests"] = f"{tables}/fold_quality_friedman_nemenyi.csv"
+    if any(s != "fold_quality" for s in RANKED):
+        inputs["ranks"] = f"{tables}/average_ranks.csv"
+        if tests:
+            inputs["tests"] = f"{tables}/friedman_nemenyi.csv"
+    return inputs
 
 
 def reproduction_inputs(wildcards):
@@ -175,13 +181,21 @@ def job_outputs(*kinds):
     ]
 
 
-def rank_figures(subject, datasets):
-    """The rank bars and CD diagrams of ``subject`` (a classifier, or fold_quality): none over one dataset,
-    where every rank is a single draw and no test can separate two methods (said in one line)."""
-    if datasets >= 2:
-        return [f"rank_bars_{subject}", f"critical_difference_{subject}"]
-    logger.info(f"{subject}: no rank figures or CD diagrams: ranks over {datasets} dataset compare nothing")
-    return []
+def subject_figures(kind, subjects, caption, category, label):
+    """The figure ``kind`` of each subject (a classifier, or fold_quality) as a png, in the report, and a pdf,
+    in the order the figure job draws them: each subject's png, then its pdf."""
+    outputs = []
+    for s in subjects:
+        if category == "Evaluation":  # filed under the classifier
+            where = dict(subcategory=s, labels={"figure": label, "classifier": s})
+        else:
+            where = dict(labels={"figure": label, "of": s})
+        png = report(f"{study.results}/figures/{kind}_{s}.png", caption=caption, category=category, **where)
+        outputs += [png, f"{study.results}/figures/{kind}_{s}.pdf"]
+    return outputs
+
+
+RANKED = study.ranked_subjects()  # the subjects of the rank figures: ranked over two datasets or more
 
 
 def all_outputs():
@@ -220,11 +234,14 @@ def all_outputs():
         f"{tables}/paper/tables.tex",
         *paper_table_files(),
         *figures(
-            *rank_figures("fold_quality", len(study.datasets)),
+            *(f"{kind}_fold_quality" for kind in ("rank_bars", "critical_difference") if "fold_quality" in RANKED),
             "stratifier_runtime",
             *(f"label_shares_{d}" for d in study.datasets),
         ),
     ]
+    for subject, n in study.rank_counts().items():
+        if subject not in RANKED:
+            logger.info(f"{subject}: no rank figures or CD diagrams: ranks over {n} dataset compare nothing")
     if study.network_stability:
         outputs.append(f"{tables}/network_stability_summary.md")
     if study.reproduces:
@@ -242,6 +259,6 @@ def all_outputs():
         f"{tables}/friedman_nemenyi.csv",
         *figures(
             *(f"{kind}_{c}" for c in EVALUATED for kind in ("std_by_stratifier", "fold_distribution")),
-            *(f for c in EVALUATED for f in rank_figures(c, len(study.classifier_datasets(c)))),
+            *(f"{kind}_{c}" for c in EVALUATED if c in RANKED for kind in ("rank_bars", "critical_difference")),
         ),
     ]

@@ -1,107 +1,115 @@
-rule plot_std_by_stratifier:
-    input:
-        summary=f"{study.results}/tables/summary.csv",
-        code=code("figures.py", "study_figures.py"),
-    output:
-        png=report(
-            f"{study.results}/figures/std_by_stratifier_{{classifier}}.png",
-            caption="../report/std_by_stratifier.rst",
-            category="Evaluation",
-            subcategory="{classifier}",
-            labels={"figure": "std over folds", "classifier": "{classifier}"},
-        ),
-        pdf=f"{study.results}/figures/std_by_stratifier_{{classifier}}.pdf",
-    log:
-        f"logs/{study.name}/plot_std_by_stratifier/{{classifier}}.log",
-    benchmark:
-        f"{study.results}/benchmarks/plot_std_by_stratifier/{{classifier}}.tsv"
-    conda:
-        ENV
-    resources:
-        **asks("plot_std_by_stratifier"),
-    params:
-        figure="std_by_stratifier",
-    script:
-        "../scripts/plot_figure.py"
+# The figures of each kind are drawn in one job, every subject (classifier, or fold_quality) in turn: one
+# start-up (about 1 s of imports) for a few tenths of a second of drawing each. Every subject's figure reads
+# the same tables, so they were never made apart anyway.
+
+if EVALUATED:
+
+    rule plot_std_by_stratifier:
+        input:
+            summary=f"{study.results}/tables/summary.csv",
+            code=code("figures.py", "study_figures.py"),
+        output:
+            *subject_figures(
+                "std_by_stratifier",
+                EVALUATED,
+                caption="../report/std_by_stratifier.rst",
+                category="Evaluation",
+                label="std over folds",
+            ),
+        log:
+            f"logs/{study.name}/plot_std_by_stratifier.log",
+        benchmark:
+            f"{study.results}/benchmarks/plot_std_by_stratifier.tsv"
+        conda:
+            ENV
+        resources:
+            **asks("plot_std_by_stratifier"),
+        params:
+            figure="std_by_stratifier",
+            subjects=EVALUATED,
+        script:
+            "../scripts/plot_figure.py"
+
+    rule plot_fold_distribution:
+        input:
+            scores=f"{study.results}/tables/scores.csv",
+            code=code("figures.py", "study_figures.py"),
+        output:
+            *subject_figures(
+                "fold_distribution",
+                EVALUATED,
+                caption="../report/fold_distribution.rst",
+                category="Evaluation",
+                label="values over folds",
+            ),
+        log:
+            f"logs/{study.name}/plot_fold_distribution.log",
+        benchmark:
+            f"{study.results}/benchmarks/plot_fold_distribution.tsv"
+        conda:
+            ENV
+        resources:
+            **asks("plot_fold_distribution"),
+        params:
+            figure="fold_distribution",
+            subjects=EVALUATED,
+        script:
+            "../scripts/plot_figure.py"
 
 
-rule plot_fold_distribution:
-    input:
-        scores=f"{study.results}/tables/scores.csv",
-        code=code("figures.py", "study_figures.py"),
-    output:
-        png=report(
-            f"{study.results}/figures/fold_distribution_{{classifier}}.png",
-            caption="../report/fold_distribution.rst",
-            category="Evaluation",
-            subcategory="{classifier}",
-            labels={"figure": "values over folds", "classifier": "{classifier}"},
-        ),
-        pdf=f"{study.results}/figures/fold_distribution_{{classifier}}.pdf",
-    log:
-        f"logs/{study.name}/plot_fold_distribution/{{classifier}}.log",
-    benchmark:
-        f"{study.results}/benchmarks/plot_fold_distribution/{{classifier}}.tsv"
-    conda:
-        ENV
-    resources:
-        **asks("plot_fold_distribution"),
-    params:
-        figure="fold_distribution",
-    script:
-        "../scripts/plot_figure.py"
+if RANKED:
 
+    rule plot_rank_bars:
+        input:
+            **rank_tables(tests=False),
+            code=code("figures.py", "study_figures.py"),
+        output:
+            *subject_figures(
+                "rank_bars",
+                RANKED,
+                caption="../report/rank_bars.rst",
+                category="Ranks and tests",
+                label="average ranks",
+            ),
+        log:
+            f"logs/{study.name}/plot_rank_bars.log",
+        benchmark:
+            f"{study.results}/benchmarks/plot_rank_bars.tsv"
+        conda:
+            ENV
+        resources:
+            **asks("plot_rank_bars"),
+        params:
+            figure="rank_bars",
+            subjects=RANKED,
+        script:
+            "../scripts/plot_figure.py"
 
-rule plot_rank_bars:
-    input:
-        ranks=lambda w: rank_inputs(w)["ranks"],
-        code=code("figures.py", "study_figures.py"),
-    output:
-        png=report(
-            f"{study.results}/figures/rank_bars_{{subject}}.png",
-            caption="../report/rank_bars.rst",
-            category="Ranks and tests",
-            labels={"figure": "average ranks", "of": "{subject}"},
-        ),
-        pdf=f"{study.results}/figures/rank_bars_{{subject}}.pdf",
-    log:
-        f"logs/{study.name}/plot_rank_bars/{{subject}}.log",
-    benchmark:
-        f"{study.results}/benchmarks/plot_rank_bars/{{subject}}.tsv"
-    conda:
-        ENV
-    resources:
-        **asks("plot_rank_bars"),
-    params:
-        figure="rank_bars",
-    script:
-        "../scripts/plot_figure.py"
-
-
-rule plot_cd_diagrams:
-    input:
-        unpack(rank_inputs),
-        code=code("figures.py", "study_figures.py"),
-    output:
-        png=report(
-            f"{study.results}/figures/critical_difference_{{subject}}.png",
-            caption="../report/critical_difference.rst",
-            category="Ranks and tests",
-            labels={"figure": "critical differences", "of": "{subject}"},
-        ),
-        pdf=f"{study.results}/figures/critical_difference_{{subject}}.pdf",
-    log:
-        f"logs/{study.name}/plot_cd_diagrams/{{subject}}.log",
-    benchmark:
-        f"{study.results}/benchmarks/plot_cd_diagrams/{{subject}}.tsv"
-    conda:
-        ENV
-    resources:
-        **asks("plot_cd_diagrams"),
-    params:
-        figure="critical_difference",
-    script:
-        "../scripts/plot_figure.py"
+    rule plot_cd_diagrams:
+        input:
+            **rank_tables(),
+            code=code("figures.py", "study_figures.py"),
+        output:
+            *subject_figures(
+                "critical_difference",
+                RANKED,
+                caption="../report/critical_difference.rst",
+                category="Ranks and tests",
+                label="critical differences",
+            ),
+        log:
+            f"logs/{study.name}/plot_cd_diagrams.log",
+        benchmark:
+            f"{study.results}/benchmarks/plot_cd_diagrams.tsv"
+        conda:
+            ENV
+        resources:
+            **asks("plot_cd_diagrams"),
+        params:
+            figure="critical_difference",
+            subjects=RANKED,
+        script:
+            "../scripts/plot_figure.py"
 
 
 rule plot_label_shares:

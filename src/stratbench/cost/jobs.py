@@ -30,6 +30,7 @@ from stratbench.study import Study
 
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
 #                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)
+FIGURE_S = 1.0           # each further figure of a job that draws one per subject: 0.5-1.25 s measured (quick study)
 FOLD_RULES = ("make_folds", "make_folds_per_repeat")  # the jobs that write fold files
 
 
@@ -94,8 +95,8 @@ def workflow_plan(config: dict, workdir=".") -> dict[str, int]:
 def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, float], planned: dict[str, int]) -> list[Job]:
     """Every job of the workflow with its cost: the fetch/parse/generate jobs, the fold jobs (every repeat's
     split and fold quality of a dataset × stratifier), network, evaluation and grid jobs of every dataset
-    from its calibration, and as many aggregation jobs as the
-    plan holds (every rule of the plan must have a cost model). ``startups``: a job's start-up by the kind of
+    from its calibration, and as many aggregation jobs as the plan holds, a figure job with :data:`FIGURE_S`
+    more for each further subject it draws (every rule of the plan must have a cost model). ``startups``: a job's start-up by the kind of
     :data:`~stratbench.cost.calibration.STARTUP_IMPORTS` (a kind not given: ``"job"``'s)."""
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
@@ -151,10 +152,19 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
     # the plan's other dataset jobs (a MULAN dataset's file fetches beside its parse): start-up and a copy each
     extra = sum(n for rule, n in planned.items() if kinds[rule] == "dataset") - sum(j.rule == "dataset" for j in jobs)
     jobs += [Job("dataset", cpu_s=light + 1.0, wall_s=light + 1.0) for _ in range(max(0, extra))]
-    n_aggregation = sum(n for rule, n in planned.items() if kinds[rule] == "aggregate")
-    jobs += [Job("aggregate", cpu_s=agg_startup + AGGREGATION_S, wall_s=agg_startup + AGGREGATION_S, after=("*",))
-             for _ in range(n_aggregation)]
+    figures = subject_figures(study)
+    for rule, n in planned.items():
+        if kinds[rule] == "aggregate":
+            seconds = agg_startup + AGGREGATION_S + FIGURE_S * max(0, figures.get(rule, 1) - 1)
+            jobs += [Job("aggregate", cpu_s=seconds, wall_s=seconds, after=("*",)) for _ in range(n)]
     return jobs
+
+
+def subject_figures(study: Study) -> dict[str, int]:
+    """The figures that each job of the per-subject figure rules draws (workflow/rules/figures.smk)."""
+    evaluated, ranked = len(study.evaluated_classifiers()), len(study.ranked_subjects())
+    return {"plot_std_by_stratifier": evaluated, "plot_fold_distribution": evaluated,
+            "plot_rank_bars": ranked, "plot_cd_diagrams": ranked}
 
 
 def evaluation_job(dataset, stratifier, classifier, repeat, f: ForestCost, c: DatasetCost, k: int, threads: int,
