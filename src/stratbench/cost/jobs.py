@@ -262,7 +262,13 @@ def summary(jobs: list[Job]) -> pd.DataFrame:
 
 
 def duration(seconds: float) -> str:
-    """A wall time as a person reads it: minutes, hours or days."""
+    """A wall time as a person reads it: seconds (under 2 minutes), minutes, hours or days.
+
+    >>> [duration(s) for s in (84.6, 150, 7200, 3 * 86400)]
+    ['85 s', '2 min', '2.0 h', '3.0 days']
+    """
+    if seconds < 120:
+        return f"{seconds:.0f} s"
     if seconds < 3600:
         return f"{seconds / 60:.0f} min"
     if seconds < 48 * 3600:
