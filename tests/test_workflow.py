@@ -171,14 +171,15 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
 
 
 def test_max_labels_restricts_a_classifier_to_small_label_sets_and_one_job_draws_each_kind_of_figure(tmp_path, mirror):
-    """CLR on toy only; each kind of per-subject figure is one job for every subject, and CLR, ranked over
-    one dataset, gets no rank bars or CD diagrams (said in one line)."""
+    """CLR on toy only; each kind of figure drawn per classifier is one job for every classifier, fold
+    quality's rank figures one job, and CLR, ranked over one dataset, gets no rank bars or CD diagrams
+    (said in one line)."""
     config = tiny_config(mirror)
     config["classifiers"]["clr"] = {"max_labels": 5}  # toy has 5 labels, emotions 6
     result = run_snakemake(tmp_path, config, "-n", "--cores", "1", "--verbose")
     jobs = planned_jobs(result)
     assert jobs.get("evaluate_repeats") == 2 * 2 + 1 * 2  # br everywhere, clr on toy only
-    for rule in ("plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams"):
+    for rule in ("plot_std_by_stratifier", "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams", "plot_fold_quality_ranks"):
         assert jobs.get(rule) == 1, (rule, jobs)
     out = result.stdout + result.stderr
     assert "clr: no rank figures or CD diagrams: ranks over 1 dataset compare nothing" in out

@@ -24,6 +24,8 @@ MULAN_USED = sorted({study.mulan_name(d) for d in study.datasets} - {None})
 GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]
 LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own files
 EVALUATED = study.evaluated_classifiers()  # the classifiers that run on some dataset
+RANKED = study.ranked_subjects()  # fold_quality and classifiers with rank figures: ranks over 2+ datasets
+RANKED_CLASSIFIERS = [c for c in EVALUATED if c in RANKED]
 SPLIT_PER_REPEAT = [d for d in study.datasets if study.split_per_repeat(d)]  # a job per repeat: large label matrices
 SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
 EVALUATE_PER_REPEAT = [d for d in study.datasets if study.evaluate_per_repeat(d)]  # large forests: a job per repeat
@@ -127,21 +129,6 @@ def paper_table_inputs(wildcards):
     return inputs
 
 
-def rank_tables(tests=True):
-    """The average ranks, and with ``tests`` the Friedman/Nemenyi tests, that the rank figures of ``RANKED``
-    read: the fold-quality measures', the classifiers' std's."""
-    tables, inputs = f"{study.results}/tables", {}
-    if "fold_quality" in RANKED:
-        inputs["fold_quality_ranks"] = f"{tables}/fold_quality_ranks.csv"
-        if tests:
-            inputs["fold_quality_tests"] = f"{tables}/fold_quality_friedman_nemenyi.csv"
-    if any(s != "fold_quality" for s in RANKED):
-        inputs["ranks"] = f"{tables}/average_ranks.csv"
-        if tests:
-            inputs["tests"] = f"{tables}/friedman_nemenyi.csv"
-    return inputs
-
-
 def reproduction_inputs(wildcards):
     """Our tables that the reproduction report compares with the published ones."""
     tables = f"{study.results}/tables"
@@ -193,9 +180,6 @@ def subject_figures(kind, subjects, caption, category, label):
         png = report(f"{study.results}/figures/{kind}_{s}.png", caption=caption, category=category, **where)
         outputs += [png, f"{study.results}/figures/{kind}_{s}.pdf"]
     return outputs
-
-
-RANKED = study.ranked_subjects()  # the subjects of the rank figures: ranked over two datasets or more
 
 
 def all_outputs():
@@ -259,6 +243,6 @@ def all_outputs():
         f"{tables}/friedman_nemenyi.csv",
         *figures(
             *(f"{kind}_{c}" for c in EVALUATED for kind in ("std_by_stratifier", "fold_distribution")),
-            *(f"{kind}_{c}" for c in EVALUATED if c in RANKED for kind in ("rank_bars", "critical_difference")),
+            *(f"{kind}_{c}" for c in RANKED_CLASSIFIERS for kind in ("rank_bars", "critical_difference")),
         ),
     ]

@@ -1,6 +1,7 @@
-# The figures of each kind are drawn in one job, every subject (classifier, or fold_quality) in turn: one
-# start-up (about 1 s of imports) for a few tenths of a second of drawing each. Every subject's figure reads
-# the same tables, so they were never made apart anyway.
+# A kind of figure drawn per classifier is one job that draws every classifier's in turn: one start-up
+# (about 1 s of imports) for under a second of drawing each. They read the same tables, so they were
+# never made apart anyway. Fold quality's rank figures are a job of their own: they do not wait for the
+# classifiers.
 
 if EVALUATED:
 
@@ -25,8 +26,7 @@ if EVALUATED:
         resources:
             **asks("plot_std_by_stratifier"),
         params:
-            figure="std_by_stratifier",
-            subjects=EVALUATED,
+            drawn=[("std_by_stratifier", c) for c in EVALUATED],
         script:
             "../scripts/plot_figure.py"
 
@@ -51,22 +51,21 @@ if EVALUATED:
         resources:
             **asks("plot_fold_distribution"),
         params:
-            figure="fold_distribution",
-            subjects=EVALUATED,
+            drawn=[("fold_distribution", c) for c in EVALUATED],
         script:
             "../scripts/plot_figure.py"
 
 
-if RANKED:
+if RANKED_CLASSIFIERS:
 
     rule plot_rank_bars:
         input:
-            **rank_tables(tests=False),
+            ranks=f"{study.results}/tables/average_ranks.csv",
             code=code("figures.py", "study_figures.py"),
         output:
             *subject_figures(
                 "rank_bars",
-                RANKED,
+                RANKED_CLASSIFIERS,
                 caption="../report/rank_bars.rst",
                 category="Ranks and tests",
                 label="average ranks",
@@ -80,19 +79,19 @@ if RANKED:
         resources:
             **asks("plot_rank_bars"),
         params:
-            figure="rank_bars",
-            subjects=RANKED,
+            drawn=[("rank_bars", c) for c in RANKED_CLASSIFIERS],
         script:
             "../scripts/plot_figure.py"
 
     rule plot_cd_diagrams:
         input:
-            **rank_tables(),
+            ranks=f"{study.results}/tables/average_ranks.csv",
+            tests=f"{study.results}/tables/friedman_nemenyi.csv",
             code=code("figures.py", "study_figures.py"),
         output:
             *subject_figures(
                 "critical_difference",
-                RANKED,
+                RANKED_CLASSIFIERS,
                 caption="../report/critical_difference.rst",
                 category="Ranks and tests",
                 label="critical differences",
@@ -106,10 +105,43 @@ if RANKED:
         resources:
             **asks("plot_cd_diagrams"),
         params:
-            figure="critical_difference",
-            subjects=RANKED,
+            drawn=[("critical_difference", c) for c in RANKED_CLASSIFIERS],
         script:
             "../scripts/plot_figure.py"
+
+
+rule plot_fold_quality_ranks:
+    input:
+        ranks=f"{study.results}/tables/fold_quality_ranks.csv",
+        tests=f"{study.results}/tables/fold_quality_friedman_nemenyi.csv",
+        code=code("figures.py", "study_figures.py"),
+    output:
+        *subject_figures(
+            "rank_bars",
+            ["fold_quality"],
+            caption="../report/rank_bars.rst",
+            category="Ranks and tests",
+            label="average ranks",
+        ),
+        *subject_figures(
+            "critical_difference",
+            ["fold_quality"],
+            caption="../report/critical_difference.rst",
+            category="Ranks and tests",
+            label="critical differences",
+        ),
+    log:
+        f"logs/{study.name}/plot_fold_quality_ranks.log",
+    benchmark:
+        f"{study.results}/benchmarks/plot_fold_quality_ranks.tsv"
+    conda:
+        ENV
+    resources:
+        **asks("plot_fold_quality_ranks"),
+    params:
+        drawn=[("rank_bars", "fold_quality"), ("critical_difference", "fold_quality")],
+    script:
+        "../scripts/plot_figure.py"
 
 
 rule plot_label_shares:

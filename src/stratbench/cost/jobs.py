@@ -30,7 +30,7 @@ from stratbench.study import Study
 
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
 #                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)
-FIGURE_S = 1.0           # each further figure of a job that draws one per subject: 0.5-1.25 s measured (quick study)
+FIGURE_S = 1.0           # each further figure of a job that draws several: 0.5-1.25 s measured (quick study)
 FOLD_RULES = ("make_folds", "make_folds_per_repeat")  # the jobs that write fold files
 
 
@@ -96,7 +96,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
     """Every job of the workflow with its cost: the fetch/parse/generate jobs, the fold jobs (every repeat's
     split and fold quality of a dataset × stratifier), network, evaluation and grid jobs of every dataset
     from its calibration, and as many aggregation jobs as the plan holds, a figure job with :data:`FIGURE_S`
-    more for each further subject it draws (every rule of the plan must have a cost model). ``startups``: a job's start-up by the kind of
+    more for each further figure it draws (every rule of the plan must have a cost model). ``startups``: a job's start-up by the kind of
     :data:`~stratbench.cost.calibration.STARTUP_IMPORTS` (a kind not given: ``"job"``'s)."""
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
@@ -161,10 +161,11 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
 
 
 def subject_figures(study: Study) -> dict[str, int]:
-    """The figures that each job of the per-subject figure rules draws (workflow/rules/figures.smk)."""
-    evaluated, ranked = len(study.evaluated_classifiers()), len(study.ranked_subjects())
+    """The figures that each job of the figure rules drawing several draws (workflow/rules/figures.smk)."""
+    evaluated = len(study.evaluated_classifiers())
+    ranked = len([s for s in study.ranked_subjects() if s != "fold_quality"])
     return {"plot_std_by_stratifier": evaluated, "plot_fold_distribution": evaluated,
-            "plot_rank_bars": ranked, "plot_cd_diagrams": ranked}
+            "plot_rank_bars": ranked, "plot_cd_diagrams": ranked, "plot_fold_quality_ranks": 2}
 
 
 def evaluation_job(dataset, stratifier, classifier, repeat, f: ForestCost, c: DatasetCost, k: int, threads: int,

@@ -43,7 +43,7 @@ RULES = {
         "dataset_statistics", "gather_runtime", "gather_fold_quality", "compare_fold_quality", "gather_network_stability",
         "gather_scores", "summarise_scores", "paper_tables", "reproduction_report", "plot_paper_claims", "grid_tables", "plot_grid_cd",
         "recommendation", "grid_gap", "cv_error_tables", "plot_cv_error", "cv_error_verdict", "plot_std_by_stratifier",
-        "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams",
+        "plot_fold_distribution", "plot_rank_bars", "plot_cd_diagrams", "plot_fold_quality_ranks",
         "plot_label_shares", "plot_runtime"], "aggregate"),
     "all": "target",  # the default target: no job of its own
 }
