@@ -47,6 +47,22 @@ def test_calibrated_estimate_of_the_tiny_study_has_every_planned_job(tmp_path, m
     assert calibration["startups_s"]["job"] > 0.1 and set(calibration["datasets"]) == {"toy", "emotions"}
 
 
+def test_a_figure_job_costs_a_start_up_and_a_second_more_per_further_figure(mirror):
+    """A job that draws the figure of every classifier costs start-up + AGGREGATION_S + FIGURE_S per further
+    figure; CLR, on toy alone, has std figures but no rank figures; fold quality's rank job draws two."""
+    from stratbench.cost.jobs import AGGREGATION_S, FIGURE_S, figures_per_job, study_jobs
+    from stratbench.study import Study
+
+    config = tiny_config(mirror)
+    config["classifiers"]["clr"] = {"max_labels": 5}  # toy has 5 labels, emotions 6
+    study = Study(config)
+    assert figures_per_job(study) == {"plot_std_by_stratifier": 2, "plot_fold_distribution": 2, "plot_rank_bars": 1,
+                                      "plot_cd_diagrams": 1, "plot_fold_quality_ranks": 2}
+    jobs = study_jobs(study, {}, {"job": 1.0, "aggregate": 0.5}, {"plot_std_by_stratifier": 1, "plot_rank_bars": 1,
+                                                                  "gather_scores": 1})
+    assert [j.cpu_s for j in jobs] == [0.5 + AGGREGATION_S + FIGURE_S, 0.5 + AGGREGATION_S, 0.5 + AGGREGATION_S]
+
+
 def test_the_summary_omits_what_does_not_apply():
     """A study without classifiers has no forests column; the total is a row of numbers (the wall time is
     said beside the table, not in a cell)."""

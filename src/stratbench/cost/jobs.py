@@ -152,7 +152,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
     # the plan's other dataset jobs (a MULAN dataset's file fetches beside its parse): start-up and a copy each
     extra = sum(n for rule, n in planned.items() if kinds[rule] == "dataset") - sum(j.rule == "dataset" for j in jobs)
     jobs += [Job("dataset", cpu_s=light + 1.0, wall_s=light + 1.0) for _ in range(max(0, extra))]
-    figures = subject_figures(study)
+    figures = figures_per_job(study)
     for rule, n in planned.items():
         if kinds[rule] == "aggregate":
             seconds = agg_startup + AGGREGATION_S + FIGURE_S * max(0, figures.get(rule, 1) - 1)
@@ -160,7 +160,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
     return jobs
 
 
-def subject_figures(study: Study) -> dict[str, int]:
+def figures_per_job(study: Study) -> dict[str, int]:
     """The figures that each job of the figure rules drawing several draws (workflow/rules/figures.smk)."""
     evaluated = len(study.evaluated_classifiers())
     ranked = len([s for s in study.ranked_subjects() if s != "fold_quality"])
