@@ -236,6 +236,10 @@ class Study:
         datasets or more (over one, every rank is a single draw and no test can separate two methods)."""
         return [s for s, n in self.rank_counts().items() if n >= 2]
 
+    def ranked_classifiers(self) -> list[str]:
+        """The classifiers among :meth:`ranked_subjects`: each has its rank bars and CD diagram."""
+        return [s for s in self.ranked_subjects() if s != "fold_quality"]
+
     def network_datasets(self) -> list[str]:
         """The datasets of the network-stability part (``network_stability: {max_labels: …}`` restricts it)."""
         if not self.network_stability:

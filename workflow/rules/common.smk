@@ -25,7 +25,7 @@ GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]
 LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own files
 EVALUATED = study.evaluated_classifiers()  # the classifiers that run on some dataset
 RANKED = study.ranked_subjects()  # fold_quality and classifiers with rank figures: ranks over 2+ datasets
-RANKED_CLASSIFIERS = [c for c in EVALUATED if c in RANKED]
+RANKED_CLASSIFIERS = study.ranked_classifiers()
 SPLIT_PER_REPEAT = [d for d in study.datasets if study.split_per_repeat(d)]  # a job per repeat: large label matrices
 SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
 EVALUATE_PER_REPEAT = [d for d in study.datasets if study.evaluate_per_repeat(d)]  # large forests: a job per repeat
@@ -168,15 +168,17 @@ def job_outputs(*kinds):
     ]
 
 
-def subject_figures(kind, subjects, caption, category, label):
-    """The figure ``kind`` of each subject (a classifier, or fold_quality) as a png, in the report, and a pdf,
-    in the order the figure job draws them: each subject's png, then its pdf."""
+def subject_figures(kind, subjects, caption, category, label, under_classifier=False):
+    """The figure ``kind`` of each subject (a classifier, or fold_quality) as a png, in the report (filed under
+    the classifier's subcategory with ``under_classifier``), and a pdf, in the order the figure job draws
+    them: each subject's png, then its pdf."""
     outputs = []
     for s in subjects:
-        if category == "Evaluation":  # filed under the classifier
-            where = dict(subcategory=s, labels={"figure": label, "classifier": s})
-        else:
-            where = dict(labels={"figure": label, "of": s})
+        where = (
+            dict(subcategory=s, labels={"figure": label, "classifier": s})
+            if under_classifier
+            else dict(labels={"figure": label, "of": s})
+        )
         png = report(f"{study.results}/figures/{kind}_{s}.png", caption=caption, category=category, **where)
         outputs += [png, f"{study.results}/figures/{kind}_{s}.pdf"]
     return outputs

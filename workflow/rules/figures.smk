@@ -16,6 +16,7 @@ if EVALUATED:
                 caption="../report/std_by_stratifier.rst",
                 category="Evaluation",
                 label="std over folds",
+                under_classifier=True,
             ),
         log:
             f"logs/{study.name}/plot_std_by_stratifier.log",
@@ -41,6 +42,7 @@ if EVALUATED:
                 caption="../report/fold_distribution.rst",
                 category="Evaluation",
                 label="values over folds",
+                under_classifier=True,
             ),
         log:
             f"logs/{study.name}/plot_fold_distribution.log",
@@ -192,6 +194,6 @@ rule plot_runtime:
     resources:
         **asks("plot_runtime"),
     params:
-        figure="runtime",
+        drawn=[("runtime", "")],
     script:
         "../scripts/plot_figure.py"

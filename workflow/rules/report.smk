@@ -49,7 +49,7 @@ rule plot_paper_claims:
     resources:
         **asks("plot_paper_claims"),
     params:
-        figure="paper_claims",
+        drawn=[("paper_claims", "")],
         paper=study.reproduces,
     script:
         "../scripts/plot_figure.py"

@@ -1,6 +1,7 @@
 """Draw figures of the study from its tidy tables, by the recipe `stratbench figure` uses too
-(stratbench.study_figures): the rule names the figure, or lists the (figure, subject) pairs it draws in
-the order of its outputs (each pair's png, then its pdf), a subject being a classifier or fold_quality."""
+(stratbench.study_figures): the rule lists the (figure, subject) pairs it draws in the order of its
+outputs (each pair's png, then its pdf), a subject being a classifier, fold_quality, or "" for a figure
+of the whole study."""
 from stratbench._snakemake import finish, setup
 
 setup(snakemake)
@@ -13,11 +14,7 @@ from stratbench.study_figures import draw, table_reader
 p = snakemake.params
 tables = table_reader({Path(f).name: f for f in snakemake.input if str(f).endswith(".csv")})
 style = FigureStyle.from_config(snakemake.config)
-if "drawn" in p.keys():
-    outputs = list(snakemake.output)
-    figures = [(figure, subject, png, pdf) for (figure, subject), png, pdf in zip(p.drawn, outputs[0::2], outputs[1::2])]
-else:
-    figures = [(p.figure, "", snakemake.output.png, snakemake.output.pdf)]
-for figure, subject, png, pdf in figures:
+outputs = list(snakemake.output)
+for (figure, subject), png, pdf in zip(p.drawn, outputs[0::2], outputs[1::2]):
     save_figure(draw(figure, tables, subject, style, p.get("paper")), png, pdf, style)
 finish()

@@ -162,8 +162,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
 
 def figures_per_job(study: Study) -> dict[str, int]:
     """The figures that each job of the figure rules drawing several draws (workflow/rules/figures.smk)."""
-    evaluated = len(study.evaluated_classifiers())
-    ranked = len([s for s in study.ranked_subjects() if s != "fold_quality"])
+    evaluated, ranked = len(study.evaluated_classifiers()), len(study.ranked_classifiers())
     return {"plot_std_by_stratifier": evaluated, "plot_fold_distribution": evaluated,
             "plot_rank_bars": ranked, "plot_cd_diagrams": ranked, "plot_fold_quality_ranks": 2}
 
