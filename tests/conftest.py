@@ -60,7 +60,7 @@ def tiny_config(mirror, **changes) -> dict:
         "threads": 1,
         "data": {"mirror": str(mirror)},
         "datasets": {
-            "toy": {"synthetic": {"examples": 120, "labels": 5, "features": 6, "cardinality": 1.5,
+            "toy": {"synthetic": {"examples": 120, "labels": 5, "features": 6, "cardinality": 1.7,
                                   "dependence": 0.3, "seed": 3, "census": 2000, "centroids": 4}},
             "emotions": {},
         },

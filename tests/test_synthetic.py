@@ -1,15 +1,17 @@
+import re
+
 import numpy as np
 import pytest
 
 from stratbench import StratbenchError
 from stratbench.datasets import generate_synthetic
-from stratbench.datasets.synthetic import combine_features, dependency_matrix, label_priors
+from stratbench.datasets.synthetic import combine_features, dependency_matrix, label_priors, rescaled
 
 
 def test_same_definition_same_data_and_seed_matters():
-    a = generate_synthetic("s", 300, 6, 10, 1.5, 0.3, seed=7, census=5000)
-    b = generate_synthetic("s", 300, 6, 10, 1.5, 0.3, seed=7, census=5000)
-    c = generate_synthetic("s", 300, 6, 10, 1.5, 0.3, seed=8, census=5000)
+    a = generate_synthetic("s", 300, 6, 10, 1.5, 0.1, seed=7, census=5000)
+    b = generate_synthetic("s", 300, 6, 10, 1.5, 0.1, seed=7, census=5000)
+    c = generate_synthetic("s", 300, 6, 10, 1.5, 0.1, seed=8, census=5000)
     np.testing.assert_array_equal(a.X, b.X)
     assert (a.Y != b.Y).nnz == 0
     assert (a.Y != c.Y).nnz > 0
@@ -17,15 +19,49 @@ def test_same_definition_same_data_and_seed_matters():
 
 
 def test_every_labelset_is_nonempty():
-    ds = generate_synthetic("s", 500, 10, 5, 2.0, 0.25, seed=1, census=2000)
+    ds = generate_synthetic("s", 500, 10, 5, 2.0, 0.1, seed=1, census=2000)
     assert (np.asarray(ds.Y.sum(axis=1)).ravel() >= 1).all()
 
 
-def test_priors_reach_the_cardinality():
+def test_priors_are_rescaled_to_the_sum_both_ways_as_moa_does():
+    """MOA's generatePriors: repeat {c = Σπ/z; π = min(1, π/c)} until Σπ ≥ z, at least once — a sum above z is
+    scaled down too (the old loop tested first and left 10 uniforms' sum of about 5 at 5 for z = 3)."""
+    raw = np.random.default_rng(0).random(10)
+    assert raw.sum() > 3.0
     pi = label_priors(10, 3.0, np.random.default_rng(0))
-    assert pi.sum() >= 3.0 - 1e-9 and (pi <= 1).all() and (pi > 0).all()
+    assert pi.sum() == pytest.approx(3.0) and (pi <= 1).all() and (pi > 0).all()
+    np.testing.assert_allclose(pi, raw * 3.0 / raw.sum())  # nothing clipped: one division
+    clipped = rescaled(np.array([0.1, 0.2, 0.9]), 2.4)  # 0.9 clips at 1, the rest rescaled again
+    assert clipped.sum() == pytest.approx(2.4) and clipped[2] == 1.0
     with pytest.raises(StratbenchError, match="cardinality 11"):
         label_priors(10, 11, np.random.default_rng(0))
+
+
+GRID = [(labels, z, u, n) for labels in (6, 20, 40) for z in (1.2, 1.5, 2.0, 3.0) for u in (0.0, 0.05, 0.25)
+        for n in (500, 2000) if z <= labels]
+
+
+@pytest.mark.parametrize("labels, cardinality, dependence, examples", GRID)
+def test_the_data_realise_the_configured_cardinality_or_the_config_is_refused(labels, cardinality, dependence, examples):
+    """The realised labels a row within 10% of ``cardinality`` (the old generator gave 4.7 for 1.5 at 20 labels:
+    its priors were only ever scaled up); where the pairs tending to co-occur keep the draw above the target
+    whatever the priors, the config is refused with the least cardinality it can realise."""
+    try:
+        ds = generate_synthetic("s", examples, labels, 4, cardinality, dependence, seed=5, census=2000)
+    except StratbenchError as exc:
+        least = float(re.search(r"realises is ([0-9.]+) labels a row", str(exc)).group(1))
+        assert dependence > 0 and least > cardinality, str(exc)
+        return
+    realised = ds.Y.sum() / examples
+    assert abs(realised - cardinality) <= 0.1 * cardinality, realised
+
+
+def test_a_cardinality_below_what_the_dependence_allows_names_the_least_one():
+    with pytest.raises(StratbenchError, match=r"synthetic dataset 'r' \(labels 40, dependence 0.25, seed 3\): cardinality "
+                                              r"1.5 cannot be realised: .* the least this generator realises is 2.\d\d"):
+        generate_synthetic("r", 500, 40, 4, 1.5, 0.25, seed=3, census=2000)
+    with pytest.raises(StratbenchError, match=r"cardinality 0.5 must lie in \[1, labels=6\]"):
+        generate_synthetic("r", 500, 6, 4, 0.5, 0.0, seed=3)
 
 
 def test_dependency_matrix_formulas():

@@ -94,7 +94,28 @@ def _check(args) -> int:
     print(f"{args.configfile}: study {study.name!r} is valid: {len(study.datasets)} datasets, "
           f"{len(study.stratifiers)} stratifiers, {len(study.classifiers)} classifiers, {study.n_splits}-fold CV "
           f"× {len(study.repeats)} repeats; outputs in {study.results}/")
+    for name in study.datasets:
+        if study.generated_spec(name):
+            print(generated_statistics(name, *study.generated_spec(name), study.load_dataset(name).Y))
     return 0
+
+
+def generated_statistics(name: str, kind: str, params: dict, Y) -> str:
+    """One line of what a generated dataset realises, beside what its config asks where it asks it.
+
+    >>> import scipy.sparse as sp
+    >>> generated_statistics("s", "synthetic", {"cardinality": 1.5}, sp.csr_matrix([[1, 0], [1, 1], [0, 1], [1, 0]]))
+    's (synthetic): 4 examples × 2 labels; 1.25 labels a row (configured 1.5); 3 labelsets; the rarest label has 2 examples'
+    """
+    import numpy as np
+
+    from stratbench.labels import labelset_ids
+
+    n, q = Y.shape
+    asked = f" (configured {params['cardinality']:g})" if "cardinality" in params else ""
+    return (f"{name} ({kind}): {n} examples × {q} labels; {Y.sum() / n:.3g} labels a row{asked}; "
+            f"{len(np.unique(labelset_ids(Y)))} labelsets; the rarest label has {int(np.bincount(Y.indices, minlength=q).min())} "
+            "examples")
 
 
 FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims")  # study_figures.RECIPES

@@ -79,6 +79,8 @@ def check_study(study) -> None:
     for d, entry in study.entries.items():
         if len(entry.kinds) > 1:
             raise StratbenchError(f"config: dataset {d!r} has {len(entry.kinds)} kinds ({', '.join(entry.kinds)}): give one")
+        if entry.kind == "synthetic":
+            _check_synthetic(d, entry.params)
     for kind, methods in (("stratifier", study.stratifiers), ("classifier", study.classifiers)):
         for name in methods:
             try:
@@ -135,6 +137,21 @@ def _check_cv_error(study) -> None:
             raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development sample of "
                                   f"{max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
                                   "(cv_error.min_pool)")
+
+def _check_synthetic(name: str, params: dict) -> None:
+    """A synthetic dataset whose cardinality its dependence cannot realise stops here, before any job (the
+    generator's first draws, remembered in the working folder as the method checks are)."""
+    from stratbench.datasets import synthetic
+
+    mark = memo_file("synthetic", [name, params], Path(synthetic.__file__).read_bytes())
+    if mark.is_file():
+        return
+    try:
+        synthetic.label_model(name, **params)
+    except StratbenchError as exc:
+        raise StratbenchError(f"config: {exc}") from None
+    remember(mark, f"{name}\n")
+
 
 def _check_groups(study) -> None:
     """Grouped datasets are split by the grid (a study with ``grid:``), by stratifiers that split

@@ -1,11 +1,17 @@
 """Synthetic multi-label data after Read, Bifet, Holmes & Pfahringer (MLJ 88, 2012).
 
-The generator of MOA's ``MetaMultilabelGenerator``: label priors π scaled to a target cardinality z,
-a pairwise dependence matrix θ (each pair dependent with probability u, then "tending to mutual
-exclusivity" or "tending to co-occurrence"), labelsets drawn label by label, and features taken
-from a binary generator (here a random-RBF one): attribute a is tied to one of the most frequent
-labelsets S_a and copies a positive instance's value when S_a ⊆ Y, a negative one's otherwise.
-See docs/ALGORITHMS.md §10. Everything is drawn from one ``numpy.random.Generator`` seeded by ``seed``.
+The generator of MOA's ``MetaMultilabelGenerator``: label priors π scaled to a target, a pairwise
+dependence matrix θ (each pair dependent with probability u, then "tending to mutual exclusivity" or
+"tending to co-occurrence"), labelsets drawn label by label, and features taken from a binary generator
+(here a random-RBF one): attribute a is tied to one of the most frequent labelsets S_a and copies a
+positive instance's value when S_a ⊆ Y, a negative one's otherwise. See docs/ALGORITHMS.md §10.
+
+The configured ``cardinality`` z is what the data realises: the mean number of labels a row. MOA rescales
+the priors to Σπ = z (both ways), but its draw (a first label always, then each other label with a
+probability) realises about 1 + z − Σπ²/z labels a row in the independent case, not z (1.5 configured gave
+2.4 at 20 labels). So the priors are rescaled, MOA's way, to the sum s whose draw realises z on a
+calibration sample (bisection on s with common random numbers, :func:`calibrated_priors`). Everything is
+drawn from one ``numpy.random.Generator`` seeded by ``seed``.
 """
 
 from __future__ import annotations
@@ -18,72 +24,151 @@ from stratbench import StratbenchError
 from stratbench.datasets.core import MultilabelDataset
 
 _CHUNK = 8192
+CALIBRATION_ENTRIES = 1_000_000  # rows × labels of the calibration sample (at most 20 000 rows)
 
 
-def label_priors(n_labels: int, cardinality: float, rng: np.random.Generator) -> np.ndarray:
-    """π_j ~ U(0,1), rescaled by c = Σπ/z and clipped at 1 until Σπ ≥ z."""
-    if not 0 < cardinality <= n_labels:
-        raise StratbenchError(f"cardinality {cardinality} must lie in (0, labels={n_labels}]")
-    pi = rng.random(n_labels)
+def rescaled(raw: np.ndarray, total: float) -> np.ndarray:
+    """MOA's ``generatePriors`` normalisation of the weights ``raw`` to the sum ``total``: repeat {c ← Σπ/total;
+    π_j ← min(1, π_j/c)} until Σπ ≥ total — at least once, so a sum above ``total`` is scaled down too.
+
+    >>> rescaled(np.array([0.5, 0.5, 1.0]), 1.0).tolist()
+    [0.25, 0.25, 0.5]
+    >>> rescaled(np.array([0.1, 0.2, 0.9]), 2.4).round(3).tolist()
+    [0.467, 0.933, 1.0]
+    """
+    pi = np.asarray(raw, dtype=np.float64)
     for _ in range(10_000):
-        if pi.sum() >= cardinality * (1 - 1e-12):
+        pi = np.minimum(1.0, pi / (pi.sum() / total))
+        if pi.sum() >= total * (1 - 1e-12):
             break
-        pi = np.minimum(1.0, pi / (pi.sum() / cardinality))
     return pi
 
 
-def dependency_matrix(pi: np.ndarray, dependence: float, rng: np.random.Generator) -> np.ndarray:
-    """θ with θ_jj = π_j; for j<k independent θ_jk = π_j, dependent max(0, π_j+π_k−1) or
-    min(1, π_k/π_j) (fair coin); θ_kj = θ_jk·π_j/π_k as MOA computes it (docs/ALGORITHMS.md §10)."""
-    L = len(pi)
-    theta = np.diag(pi).astype(np.float64)
-    for j in range(L):
-        for k in range(j + 1, L):
-            if rng.random() <= dependence:
-                if rng.random() < 0.5:
-                    theta[j, k] = max(0.0, pi[j] + pi[k] - 1.0)
-                else:
-                    theta[j, k] = min(1.0, pi[k] / pi[j])
-                theta[k, j] = theta[j, k] * pi[j] / pi[k]
-            else:
-                theta[j, k] = pi[j]
-                theta[k, j] = theta[j, k] * pi[k] / pi[j]
+def label_priors(n_labels: int, cardinality: float, rng: np.random.Generator) -> np.ndarray:
+    """MOA's priors: π_j ~ U(0,1), :func:`rescaled` to Σπ = ``cardinality``."""
+    _check_cardinality(n_labels, cardinality)
+    return rescaled(rng.random(n_labels), cardinality)
+
+
+def _check_cardinality(n_labels: int, cardinality: float) -> None:
+    if not 1 <= cardinality <= n_labels:
+        raise StratbenchError(f"cardinality {cardinality} must lie in [1, labels={n_labels}]: every labelset the "
+                              "generator draws holds at least one label, and at most all of them")
+
+
+def dependence_draws(n_labels: int, dependence: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """For each pair j < k: whether it is dependent (probability ``dependence``) and, if so, whether it tends to
+    co-occurrence (a fair coin; else to mutual exclusivity), as two upper-triangular boolean matrices."""
+    upper = np.triu(np.ones((n_labels, n_labels), dtype=bool), 1)
+    dependent = (rng.random((n_labels, n_labels)) <= dependence) & upper
+    cooccur = (rng.random((n_labels, n_labels)) < 0.5) & dependent
+    return dependent, cooccur
+
+
+def conditionals(pi: np.ndarray, dependent: np.ndarray, cooccur: np.ndarray) -> np.ndarray:
+    """θ with θ_jj = π_j; for j<k independent θ_jk = π_j and θ_kj = θ_jk·π_k/π_j (= π_k), dependent
+    θ_jk = min(1, π_k/π_j) (co-occurrence) or max(0, π_j+π_k−1) (exclusivity) and θ_kj = θ_jk·π_j/π_k, as MOA
+    computes them (docs/ALGORITHMS.md §10).
+
+    >>> conditionals(np.array([0.5, 0.2]), np.array([[False, True], [False, False]]),
+    ...              np.array([[False, True], [False, False]])).round(2).tolist()
+    [[0.5, 0.4], [1.0, 0.2]]
+    """
+    pj, pk = pi[:, None], pi[None, :]
+    upper = np.where(dependent, np.where(cooccur, np.minimum(1.0, pk / pj), np.maximum(0.0, pj + pk - 1.0)),
+                     np.broadcast_to(pj, dependent.shape))
+    upper = np.triu(upper, 1)
+    theta = upper + np.where(dependent, upper * pj / pk, upper * pk / pj).T  # θ_kj (Bayes' rule, as MOA writes it)
+    np.fill_diagonal(theta, pi)
     return theta
+
+
+def dependency_matrix(pi: np.ndarray, dependence: float, rng: np.random.Generator) -> np.ndarray:
+    """θ for the priors ``pi``, its pairs' dependence drawn from ``rng`` (:func:`dependence_draws`)."""
+    return conditionals(pi, *dependence_draws(len(pi), dependence, rng))
 
 
 @numba.njit(cache=True)
 def _sample_kernel(theta, cdf, u_first, perm_keys, u_accept):  # pragma: no cover - compiled
     n, L = perm_keys.shape
     Y = np.zeros((n, L), dtype=np.uint8)
+    chosen = np.empty(L, dtype=np.int64)
     for x in range(n):
         first = np.searchsorted(cdf, u_first[x], side="right")
         if first >= L:
             first = L - 1
         Y[x, first] = 1
+        chosen[0] = first
+        m = 1
         order = np.argsort(perm_keys[x])
         for t in range(L):
             j = order[t]
             if j == first:
                 continue
             p = 1.0
-            for i in range(L):
-                if Y[x, i] == 1:
-                    p *= theta[j, i]
+            for c in range(m):  # the labels already set, in the order they were set
+                p *= theta[j, chosen[c]]
             if p > u_accept[x, j]:
                 Y[x, j] = 1
+                chosen[m] = j
+                m += 1
     return Y
+
+
+class _Draws:
+    """The uniforms of ``n`` labelsets over ``L`` labels (first label, label order, acceptances), drawn once so
+    that the same labelsets can be drawn for other priors (common random numbers)."""
+
+    def __init__(self, n: int, L: int, rng: np.random.Generator):
+        self.u_first, self.perm_keys, self.u_accept = rng.random(n), rng.random((n, L)), rng.random((n, L))
+
+    def labelsets(self, pi: np.ndarray, theta: np.ndarray) -> np.ndarray:
+        cdf = np.cumsum(pi / pi.sum())
+        return _sample_kernel(theta, cdf, self.u_first, self.perm_keys, self.u_accept)
 
 
 def sample_labelsets(n: int, pi: np.ndarray, theta: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Draw ``n`` labelsets (dense uint8 n × L): a first label k ~ π/Σπ, then each other label j in a
     random order with probability Π_{i set} θ_ji. Every labelset is non-empty."""
     L = len(pi)
-    cdf = np.cumsum(pi / pi.sum())
-    parts = []
-    for start in range(0, n, _CHUNK):
-        m = min(_CHUNK, n - start)
-        parts.append(_sample_kernel(theta, cdf, rng.random(m), rng.random((m, L)), rng.random((m, L))))
+    parts = [_Draws(min(_CHUNK, n - start), L, rng).labelsets(pi, theta) for start in range(0, n, _CHUNK)]
     return np.concatenate(parts) if parts else np.zeros((0, L), dtype=np.uint8)
+
+
+def calibrated_priors(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarray, cardinality: float,
+                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(π, θ) whose draw realises ``cardinality`` labels a row: π = :func:`rescaled` (raw, s) with the sum s
+    found by bisection so that the mean cardinality of one calibration sample (up to 20 000 labelsets, the same
+    uniforms for every s) is within 0.5% of the target.
+
+    s = L sets every label. As s → 0 the draw does not fall to one label a row: a pair tending to co-occurrence
+    keeps θ = min(1, π_k/π_j), a ratio the scale leaves alone, so a first label still brings its partners. A
+    cardinality below that least one stops with a message naming it (lower the dependence, or raise it)."""
+    L = len(raw)
+    _check_cardinality(L, cardinality)
+    draws = _Draws(int(min(20_000, max(1_000, CALIBRATION_ENTRIES // L))), L, rng)
+
+    def realised(total):
+        pi = rescaled(raw, total) if total < L else np.ones(L)
+        theta = conditionals(pi, dependent, cooccur)
+        return float(draws.labelsets(pi, theta).sum(axis=1).mean()), pi, theta
+
+    tolerance = 5e-3 * cardinality
+    least = realised(1e-9)
+    if least[0] > cardinality + tolerance:
+        raise StratbenchError(f"cardinality {cardinality:g} cannot be realised: with {int(dependent.sum())} of "
+                              f"{L * (L - 1) // 2} label pairs dependent ({int(cooccur.sum())} tending to co-occur), "
+                              f"the least this generator realises is {least[0]:.2f} labels a row; lower the "
+                              f"dependence or raise the cardinality")
+    lo, hi, best = 0.0, float(L), least
+    for _ in range(60):
+        if abs(best[0] - cardinality) <= tolerance:
+            break
+        got = realised((lo + hi) / 2)
+        if abs(got[0] - cardinality) < abs(best[0] - cardinality):
+            best = got
+        lo, hi = ((lo + hi) / 2, hi) if got[0] < cardinality else (lo, (lo + hi) / 2)
+    return best[1], best[2]
 
 
 def attribute_labelsets(census: np.ndarray, n_features: int, rng: np.random.Generator) -> np.ndarray:
@@ -134,6 +219,27 @@ class RandomRBF:
         return self.centres[chosen] + direction * scale[:, None]
 
 
+def label_model(name: str, labels: int, cardinality: float, dependence: float = 0.25, seed: int = 1, **_):
+    """(π, θ, the generator's random stream after them) of the synthetic dataset ``name``: the first draws of
+    :func:`generate`, also what a config check runs to refuse a cardinality that cannot be realised before any
+    job (the other parameters, ``**_``, do not enter)."""
+    if labels < 1:
+        raise StratbenchError(f"synthetic dataset {name!r}: examples, labels and features must be ≥ 1")
+    if not 0.0 <= dependence <= 1.0:
+        raise StratbenchError(f"synthetic dataset {name!r}: dependence {dependence} not in [0, 1]")
+    if not 1 <= cardinality <= labels:
+        raise StratbenchError(f"synthetic dataset {name!r}: cardinality {cardinality} must lie in [1, labels={labels}]: "
+                              "every labelset the generator draws holds at least one label, and at most all of them")
+    rng = np.random.default_rng(seed)
+    raw = rng.random(labels)
+    try:
+        pi, theta = calibrated_priors(raw, *dependence_draws(labels, dependence, rng), cardinality, rng)
+    except StratbenchError as exc:
+        raise StratbenchError(f"synthetic dataset {name!r} (labels {labels}, dependence {dependence:g}, seed {seed}): "
+                              f"{exc}") from None
+    return pi, theta, rng
+
+
 def generate(
     name: str,
     examples: int,
@@ -152,13 +258,9 @@ def generate(
     attribute's two class-conditional distributions further apart, i.e. the features more
     informative about their labelsets.
     """
-    if examples < 1 or labels < 1 or features < 1:
+    if examples < 1 or features < 1:
         raise StratbenchError(f"synthetic dataset {name!r}: examples, labels and features must be ≥ 1")
-    if not 0.0 <= dependence <= 1.0:
-        raise StratbenchError(f"synthetic dataset {name!r}: dependence {dependence} not in [0, 1]")
-    rng = np.random.default_rng(seed)
-    pi = label_priors(labels, cardinality, rng)
-    theta = dependency_matrix(pi, dependence, rng)
+    pi, theta, rng = label_model(name, labels, cardinality, dependence, seed)
     S = attribute_labelsets(sample_labelsets(census, pi, theta, rng), features, rng)
     Y = sample_labelsets(examples, pi, theta, rng)
     binary = RandomRBF(features, rng, n_centroids=centroids)
