@@ -112,8 +112,10 @@ def test_the_other_methods_refuse_groups_rather_than_ignore_them(name):
 
 def test_groups_must_be_one_per_example():
     Y, groups = grouped_data(3)
-    with pytest.raises(ValueError, match="one group label per example"):
+    with pytest.raises(ValueError, match=r"inconsistent numbers of samples: \[\d+, \d+\] \(y \d+, groups \d+\)"):
         stratifiers.get("iterative", n_splits=3).fold_ids(Y, groups[:-1])
+    with pytest.raises(ValueError, match=r"groups must be one label per example \(1-d\)"):
+        stratifiers.get("iterative", n_splits=3).fold_ids(Y, np.c_[groups, groups])
 
 
 def test_a_hand_worked_grouped_split():

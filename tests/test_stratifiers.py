@@ -50,9 +50,9 @@ def test_label_ties_random_versus_lowest_index():
 
 def test_clear_errors():
     Y = np.eye(3, dtype=int)
-    with pytest.raises(StratbenchError, match=r"n_splits=5 greater than the number of examples=3"):
+    with pytest.raises(StratbenchError, match=r"Cannot have number of splits n_splits=5 greater than the number of samples: n_samples=3"):
         stratifiers.get("iterative", n_splits=5).fold_ids(Y)
-    with pytest.raises(StratbenchError, match=r"label column 1 is not 0/1 \(value 2\)"):
+    with pytest.raises(StratbenchError, match=r"label column 1 is not 0/1 \(value 2 at row 0\)"):
         stratifiers.get("random", n_splits=2).fold_ids(np.array([[0, 2], [1, 0], [1, 1]]))
     with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: group_kfold, hybrid, iterative, kfold, labelset"):
         stratifiers.get("nope")
@@ -61,7 +61,7 @@ def test_clear_errors():
 
 
 def test_dotted_path_resolves_a_user_class():
-    cls = stratifiers.resolve("stratbench.stratifiers.iterative.IterativeStratification")
+    cls = stratifiers.resolve("stratbench.stratifiers.iterative.IterativeStratifier")
     assert cls is stratifiers.resolve("iterative")
 
 
@@ -209,8 +209,8 @@ def _skmultilearn_folds(Y, order, seed):
 @pytest.mark.mirror
 @pytest.mark.parametrize("dataset, order, ours", [("yeast", 1, "iterative"), ("bibtex", 1, "iterative"),
                                                   ("yeast", 2, "sois")])
-def test_skmultilearn_compat_reproduces_scikit_multilearn_fold_quality(dataset, order, ours, mulan_cache):
-    """compat='skmultilearn' gives scikit-multilearn 0.2.0's fold quality (its RNG differs, so compared
+def test_skmultilearn_rules_give_scikit_multilearn_fold_quality(dataset, order, ours, mulan_cache):
+    """rules='skmultilearn' gives scikit-multilearn 0.2.0's fold quality (its RNG differs, so compared
     as means over 5 seeds), while the algorithm as published does clearly better on these datasets."""
     from stratbench.measures.fold_quality import label_distribution, relative_label_distribution
 
@@ -223,14 +223,14 @@ def test_skmultilearn_compat_reproduces_scikit_multilearn_fold_quality(dataset, 
 
     reference = mean_quality(lambda seed: _skmultilearn_folds(Y, order, seed))
     compat = mean_quality(lambda seed: stratifiers.get(ours, n_splits=10, random_state=seed,
-                                                       compat="skmultilearn").fold_ids(Y))
+                                                       rules="skmultilearn").fold_ids(Y))
     paper = mean_quality(lambda seed: stratifiers.get(ours, n_splits=10, random_state=seed).fold_ids(Y))
     for m in measures:
         assert compat[m] == pytest.approx(reference[m], rel=0.15), (m, compat, reference)
         assert paper[m] < 0.8 * reference[m], (m, paper, reference)
 
 
-def test_skmultilearn_compat_by_hand():
+def test_skmultilearn_rules_by_hand():
     """Rows 0 {0}, 1 {1}, 2 {0,1}, 3 {}, 4 {1}; k = 2: c_j = 2.5, c_j^0 = 1, c_j^1 = 1.5. Label 0 appears
     first and is taken first; its rows go in descending order: row 2 to a random fold a (full tie), row 0
     to the other fold b (c^0: a 0, b 1). Label 1, rows 4 then 1: row 4 → b (c^1: a 0.5, b 1.5); row 1 ties
@@ -239,16 +239,19 @@ def test_skmultilearn_compat_by_hand():
     Y = np.array([[1, 0], [0, 1], [1, 1], [0, 0], [0, 1]])
     outcomes = set()
     for seed in range(40):
-        f = stratifiers.get("iterative", n_splits=2, random_state=seed, compat="skmultilearn").fold_ids(Y)
+        f = stratifiers.get("iterative", n_splits=2, random_state=seed, rules="skmultilearn").fold_ids(Y)
         assert f[2] != f[0] and f[4] == f[0]
         sizes = np.bincount(f, minlength=2)
         assert sorted(sizes.tolist()) == [2, 3]
         outcomes.add(tuple(f))
     assert len(outcomes) >= 3  # the tie-breaks are random
-    with pytest.raises(StratbenchError, match="compat must be one of"):
-        stratifiers.get("iterative", n_splits=2, compat="mulan").fold_ids(Y)
+    with pytest.raises(StratbenchError, match="rules must be one of"):
+        stratifiers.get("iterative", n_splits=2, rules="mulan").fold_ids(Y)
     with pytest.raises(StratbenchError, match="select='pairs_first' applies to the paper's variant only"):
-        stratifiers.get("sois", n_splits=2, compat="skmultilearn", select="pairs_first").fold_ids(Y)
+        stratifiers.get("sois", n_splits=2, rules="skmultilearn", select="pairs_first").fold_ids(Y)
+    with pytest.raises(TypeError, match="stratifier 'iterative' got an unexpected keyword argument 'compat'; it takes "
+                                        "n_splits, random_state, test_size, train_size, fold_shares, shuffle, label_ties, rules"):
+        stratifiers.get("iterative", n_splits=2, compat="skmultilearn")
 
 
 def test_the_compiled_stable_argsort_orders_as_numpys_stable_sort():

@@ -21,7 +21,8 @@ class StratbenchError(ValueError):
 # the cross-validators users know (iterative-stratification's and scikit-multilearn's names), from
 # stratbench.model_selection when first used: `import stratbench` stays light
 _MODEL_SELECTION = ("IterativeStratification", "MultilabelStratifiedGroupKFold", "MultilabelStratifiedKFold",
-                    "MultilabelStratifiedShuffleSplit", "RepeatedMultilabelStratifiedKFold", "distinct_test_sets")
+                    "MultilabelStratifiedShuffleSplit", "RepeatedMultilabelStratifiedKFold", "distinct_test_sets",
+                    "iterative_train_test_split")
 
 
 def __getattr__(name: str):

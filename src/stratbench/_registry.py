@@ -8,6 +8,7 @@ method from a study's config entry, the one way every part of stratbench does.
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from stratbench import StratbenchError
 
@@ -76,9 +77,23 @@ class Registry:
         return self.get(spec.get("class", name), **{**(defaults or {}), **(spec.get("params") or {}), **fixed})
 
     def get(self, name: str, **params):
-        """An instance of the method ``name`` built with ``params``."""
+        """An instance of the method ``name`` built with ``params``; a keyword it does not take stops with a
+        TypeError naming it and the ones it takes."""
         cls = self.resolve(name)
+        accepted = keywords(cls)
+        unknown = [k for k in params if accepted is not None and k not in accepted]
+        if unknown:
+            raise TypeError(f"{self.kind} {name!r} got an unexpected keyword argument {unknown[0]!r}; it takes "
+                            f"{', '.join(accepted)}")
         try:
             return cls(**params)
         except TypeError as exc:
             raise StratbenchError(f"{self.kind} {name!r}: bad parameters {params}: {exc}") from None
+
+
+def keywords(cls, skip=("self",)) -> list[str] | None:
+    """The keyword parameters of ``cls.__init__`` but ``skip``; None where it takes any (``**kwargs``)."""
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return [p.name for p in parameters if p.name not in skip and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]

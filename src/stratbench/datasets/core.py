@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from stratbench._warn import warn
 from stratbench.io import save_npz
 
 
@@ -42,9 +42,8 @@ def save_dataset(ds: MultilabelDataset, path: str | os.PathLike) -> None:
     never = np.flatnonzero(np.bincount(Y.indices, minlength=Y.shape[1]) == 0)
     if len(never):
         names = [ds.label_names[i] if i < len(ds.label_names) else str(i) for i in never[:5]]
-        warnings.warn(f"dataset {ds.name!r}: {len(never)} of {Y.shape[1]} labels are never positive "
-                      f"({', '.join(names)}{', …' if len(never) > 5 else ''}); they count as empty in every fold",
-                      UserWarning, stacklevel=2)
+        warn(f"dataset {ds.name!r}: {len(never)} of {Y.shape[1]} labels are never positive "
+             f"({', '.join(names)}{', …' if len(never) > 5 else ''}); they count as empty in every fold")
     arrays = dict(
         name=np.array(ds.name),
         Y_indptr=Y.indptr.astype(np.int64),

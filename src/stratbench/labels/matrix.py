@@ -27,6 +27,8 @@ def as_label_matrix(y) -> sp.csr_matrix:
     if _is_label_matrix(y):
         return y
     y = _plain(y)
+    one_column = getattr(y, "ndim", None) == 1 or (isinstance(y, (list, tuple)) and not any(
+        isinstance(r, (list, tuple, np.ndarray)) for r in y))
     if sp.issparse(y):
         Y = sp.csr_matrix(y, copy=True)
         if Y.dtype.kind not in "biuf":
@@ -34,7 +36,11 @@ def as_label_matrix(y) -> sp.csr_matrix:
         if Y.shape[0] == 0:
             raise StratbenchError("y has no rows")
         if Y.dtype.kind == "f" and not np.isfinite(Y.data).all():
-            raise StratbenchError("y contains NaN or infinity")
+            Y.sort_indices()
+            at = int(np.flatnonzero(~np.isfinite(Y.data))[0])
+            row = int(np.searchsorted(Y.indptr, at, side="right") - 1)
+            raise StratbenchError(f"y contains {_name(Y.data[at])} at row {row}, column {int(Y.indices[at])}: a label matrix "
+                                  "holds 0/1 only")
     else:
         if isinstance(y, (list, tuple)) and any(isinstance(r, (list, tuple, np.ndarray)) for r in y):
             lengths = {len(r) if isinstance(r, (list, tuple, np.ndarray)) else 1 for r in y}
@@ -47,8 +53,18 @@ def as_label_matrix(y) -> sp.csr_matrix:
     Y.sum_duplicates()
     bad = (Y.data != 0) & (Y.data != 1)
     if bad.any():
-        col = int(Y.indices[np.flatnonzero(bad)[0]])
-        raise StratbenchError(f"label column {col} is not 0/1 (value {np.format_float_positional(float(Y.data[bad][0]), trim='-')})")
+        at = int(np.flatnonzero(bad)[0])
+        row, col = int(np.searchsorted(Y.indptr, at, side="right") - 1), int(Y.indices[at])
+        value = np.format_float_positional(float(Y.data[at]), trim='-')
+        if one_column:
+            values = np.unique(Y.toarray())
+            classes = ", ".join(np.format_float_positional(float(v), trim="-") for v in values[:6])
+            classes += ", …" if len(values) > 6 else ""
+            raise StratbenchError(f"y is a 1-d vector of classes (values {classes}), not a label matrix: a multi-label "
+                                  "y is n examples × L labels, one 0/1 column per label. For one class per example use "
+                                  "sklearn.model_selection.StratifiedKFold; to make label columns of class values, "
+                                  "sklearn.preprocessing.LabelBinarizer().fit_transform(y)")
+        raise StratbenchError(f"label column {col} is not 0/1 (value {value} at row {row}): a label matrix holds 0/1 only")
     Y.eliminate_zeros()
     Y = Y.astype(np.int8)
     Y.sort_indices()
@@ -67,7 +83,29 @@ def _numeric_array(y) -> np.ndarray:
         return check_array(y, ensure_2d=False, dtype="numeric", allow_nd=False, ensure_min_samples=1,
                            ensure_min_features=0, input_name="y")
     except ValueError as exc:
+        where = _nonfinite_cell(y) if "NaN" in str(exc) or "infinity" in str(exc) else None
+        if where is not None:
+            raise StratbenchError(f"y contains {where[2]} at row {where[0]}, column {where[1]}: a label matrix holds "
+                                  "0/1 only (a missing label is not a 0)") from None
         raise StratbenchError(f"y is not a label matrix: {exc}".replace("..", ".")) from None
+
+
+def _nonfinite_cell(y) -> tuple[int, int, str] | None:
+    """(row, column, value) of the first NaN or infinity of ``y``, where ``y`` reads as floats."""
+    try:
+        a = np.asarray(y.to_numpy(dtype=float, na_value=np.nan) if hasattr(y, "to_numpy") else y, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    a = a.reshape(len(a), -1)
+    cells = np.argwhere(~np.isfinite(a))
+    if not len(cells):
+        return None
+    row, col = (int(v) for v in cells[0])
+    return row, col, _name(a[row, col])
+
+
+def _name(value: float) -> str:
+    return "NaN" if np.isnan(value) else "infinity" if value > 0 else "-infinity"
 
 
 LABEL_SETS = ("turn it into a 0/1 matrix with sklearn.preprocessing.MultiLabelBinarizer().fit_transform(y), "

@@ -17,7 +17,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
+from stratbench._warn import warn
 from stratbench.labels import as_label_matrix
+from stratbench.stratifiers._checks import (
+    check_consistent_length,
+    check_fold_shares,
+    check_n_splits,
+    check_splits_fit,
+    num_samples,
+)
 from stratbench.stratifiers._kernels import compile_once
 from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, repair_empty
 
@@ -111,17 +119,13 @@ class MultilabelStratifier:
         """What scikit-learn checks when a splitter is built (``KFold``'s n_splits, the shuffle splits'
         sizes), so that ``get_n_splits()`` never answers an invalid value; checked again at every split,
         after ``set_params``."""
-        least = 1 if self.holdout else 2
-        if not isinstance(self.n_splits, numbers.Integral) or isinstance(self.n_splits, bool) or self.n_splits < least:
-            raise StratbenchError(f"n_splits must be an integer ≥ {least}, got {self.n_splits!r}")
+        check_n_splits(self.n_splits, least=1 if self.holdout else 2)
         check_size(self.test_size, "test_size")
         check_size(self.train_size, "train_size")
         if self.fold_shares is not None:
             if self.holdout:
                 raise StratbenchError("fold_shares is for k-fold mode; a holdout split takes test_size/train_size")
-            shares = np.asarray(self.fold_shares, dtype=float)
-            if shares.ndim != 1 or len(shares) < 2 or not np.all(np.isfinite(shares)) or np.any(shares <= 0):
-                raise StratbenchError(f"fold_shares must be ≥ 2 positive numbers, got {self.fold_shares!r}")
+            check_fold_shares(self.fold_shares, None)
         _check_random_state_value(self.random_state)
 
     @property
@@ -143,8 +147,7 @@ class MultilabelStratifier:
             ratios = shares / shares.sum()
         else:
             ratios = np.full(self.n_splits, 1.0 / self.n_splits)
-        if len(ratios) > n:
-            raise StratbenchError(f"cannot have n_splits={len(ratios)} greater than the number of examples={n}")
+        check_splits_fit(len(ratios), n)
         return ratios
 
     def fold_ids(self, y, groups=None) -> np.ndarray:
@@ -194,8 +197,9 @@ class MultilabelStratifier:
                                   f"in different folds. Pass groups=None, or use a stratifier that splits whole groups "
                                   f"({', '.join(whole)})")
         groups = np.asarray(groups)
-        if groups.shape != (n,):
-            raise StratbenchError(f"groups has shape {groups.shape}; one group label per example ({n}) is needed")
+        if groups.ndim != 1:
+            raise StratbenchError(f"groups must be one label per example (1-d), got an array of shape {groups.shape}")
+        check_consistent_length(y=np.empty(n), groups=groups)
         return groups
 
     @staticmethod
@@ -215,6 +219,7 @@ class MultilabelStratifier:
             ids = self._repair(Y, ids, ratios)
         else:  # the method splits the groups, each a row of positive counts weighing its size
             member, counts, sizes = group_matrix(Y, groups)
+            check_splits_fit(len(ratios), Y.shape[0], len(sizes))
             ids = self._checked(self._assign_groups(counts, sizes, ratios, rng, rows=(Y, member)), len(sizes),
                                 len(ratios))
             ids = self._repair(counts, ids, ratios, sizes)[member]
@@ -247,10 +252,10 @@ class MultilabelStratifier:
         positives = np.bincount(Y.indices, minlength=Y.shape[1])
         rare = (positives > 0) & (positives < k)
         if rare.any():
-            warnings.warn(f"{int(rare.sum())} of {Y.shape[1]} labels have fewer positives than the "
-                          f"{k} {'sides' if self.holdout else 'folds'} (the least populated has "
-                          f"{int(positives[rare].min())}): they cannot be in every "
-                          f"{'side' if self.holdout else 'test fold'}", UserWarning, stacklevel=4)
+            warn(f"{int(rare.sum())} of {Y.shape[1]} labels have fewer positives than the "
+                 f"{k} {'sides' if self.holdout else 'folds'} (the least populated has "
+                 f"{int(positives[rare].min())}): they cannot be in every "
+                 f"{'side' if self.holdout else 'test fold'}")
 
     def _warn_far_sizes(self, ids: np.ndarray, ratios: np.ndarray) -> None:
         """A UserWarning when a subset holds less than half or more than 1.5 times its desired n·r_j
@@ -262,9 +267,8 @@ class MultilabelStratifier:
         if far.any():
             j = int(np.flatnonzero(far)[0])
             side = (["training set", "test set", "left-out rows"][j] if self.holdout else f"test fold {j}")
-            warnings.warn(f"{type(self).__name__}: the {side} holds {int(sizes[j])} examples where {desired[j]:.4g} "
-                          f"were asked (sizes {sizes.tolist()}); see 'Fold sizes' in config/README.md",
-                          UserWarning, stacklevel=4)
+            warn(f"{type(self).__name__}: the {side} holds {int(sizes[j])} examples where {desired[j]:.4g} "
+                 f"were asked (sizes {sizes.tolist()}); see 'Fold sizes' in config/README.md")
 
     fit_sizes = staticmethod(fit_sizes)  # the size repairs (stratifiers._sizes), for subclasses
     _repair = staticmethod(repair_empty)
@@ -291,9 +295,8 @@ class MultilabelStratifier:
         ``supports_groups``; the others refuse groups rather than ignore them)."""
         if y is None:
             raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y")
-        self._groups(groups, _num_samples(y))
-        if X is not None and _num_samples(X) != _num_samples(y):
-            raise StratbenchError(f"X has {_num_samples(X)} rows but y has {_num_samples(y)}")
+        check_consistent_length(X=X, y=y, groups=groups)
+        self._groups(groups, num_samples(y))
         if self.holdout:
             for ids in self.holdout_ids(y, groups=groups):
                 yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
@@ -327,14 +330,6 @@ class MultilabelStratifier:
         request = MetadataRequest(owner=type(self).__name__)
         request.split.add_request(param="groups", alias=True)
         return request
-
-
-def _num_samples(a) -> int:
-    """The number of rows of an array-like (its ``shape[0]``, else its length)."""
-    shape = getattr(a, "shape", None)
-    if shape is not None and len(shape) > 0:
-        return int(shape[0])
-    return len(a)
 
 
 def group_matrix(Y: sp.csr_matrix, groups: np.ndarray) -> tuple[np.ndarray, sp.csr_matrix, np.ndarray]:

@@ -21,7 +21,7 @@ _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
-COMPAT = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow
+RULES = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow (with our seeded draws)
 
 _PREPARED: set = set()
 

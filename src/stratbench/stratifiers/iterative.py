@@ -6,12 +6,13 @@ does), and deal each of its remaining examples to the fold with the largest c_j^
 largest c_j, further ties at random. Examples without labels go last, each to the fold with the
 largest c_j (MULAN's special case). docs/ALGORITHMS.md §1.1.
 
-``compat="skmultilearn"`` reproduces what scikit-multilearn 0.2.0 runs instead (docs/ALGORITHMS.md §1.3,
+``rules="skmultilearn"`` follows the rules scikit-multilearn 0.2.0 runs instead (docs/ALGORITHMS.md §1.3,
 items 1–4; the code behind the IS rows of Szymański 2017 and Tiittanen 2021): the label taken is the
 first, in order of first appearance, that has examples left; its examples go in descending row order;
 fold ties are broken at random among the folds with the largest c_j^l (no overall-desire criterion);
 examples without labels go in descending order, each to a fold drawn at random among those with
-c_j > 0. Its randomness is ours (seeded), not scikit-multilearn's global RNG.
+c_j > 0. Its randomness is ours (seeded), not scikit-multilearn's global RNG: its rules, not its folds (those
+are ``IterativeStratification(compat="skmultilearn")`` in :mod:`stratbench.model_selection`).
 
 The loop is sequential by nature; it runs compiled (numba) over the CSR rows and CSC columns of Y:
 O(q² + nnz·1 + n·k) time, O(k·q) extra memory.
@@ -26,7 +27,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._kernels import COMPAT, choose_fold, place_unlabelled, randbelow
+from stratbench.stratifiers._kernels import RULES, choose_fold, place_unlabelled, randbelow
 
 LABEL_TIES = ("random", "lowest_index")
 
@@ -122,7 +123,7 @@ def first_appearance(Y: sp.csr_matrix) -> np.ndarray:
 
 
 def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ties: str = "random",
-                       compat: str = "paper", weights: np.ndarray | None = None):
+                       rules: str = "paper", weights: np.ndarray | None = None):
     """Run the IS kernel on CSR ``Y`` with subset proportions ``ratios``. With ``weights``, a row is a
     group of that many examples and ``Y`` holds its positive counts per label."""
     Y = sp.csr_matrix(Y)
@@ -134,12 +135,12 @@ def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ti
         Y.indptr.astype(np.int64), Y.indices.astype(np.int64), Y.data.astype(np.float64),
         C.indptr.astype(np.int64), C.indices.astype(np.int64),
         np.asarray(ratios, dtype=np.float64), weights, np.uint64(seed), label_ties == "random",
-        first_appearance(Y), compat == "skmultilearn",
+        first_appearance(Y), rules == "skmultilearn",
     )
 
 
 @register("iterative")
-class IterativeStratification(MultilabelStratifier):
+class IterativeStratifier(MultilabelStratifier):
     """Iterative stratification (Sechidis et al. 2011) as a k-fold cross-validator.
 
     Parameters
@@ -154,8 +155,9 @@ class IterativeStratification(MultilabelStratifier):
         order vs 0.0036 shuffled, yeast 0.040 vs 0.043). True is the paper's experiments: MULAN's
         cross-validation randomises the rows before it splits (config/sechidis2011.yaml).
     label_ties : ``"random"`` (the paper) or ``"lowest_index"`` (MULAN's implementation).
-    compat : ``"paper"`` (the algorithm as published) or ``"skmultilearn"`` (what scikit-multilearn
-        0.2.0 runs; see the module docstring). ``label_ties`` does not apply to the latter.
+    rules : ``"paper"`` (the algorithm as published) or ``"skmultilearn"`` (the tie and order rules
+        scikit-multilearn 0.2.0 runs, with our seeded draws; see the module docstring). ``label_ties`` does
+        not apply to the latter.
 
     Examples
     --------
@@ -169,12 +171,12 @@ class IterativeStratification(MultilabelStratifier):
     compile_seconds = 4
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
-                 shuffle=False, label_ties="random", compat="paper"):
+                 shuffle=False, label_ties="random", rules="paper"):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
         self.shuffle = shuffle
         self.label_ties = label_ties
-        self.compat = compat
+        self.rules = rules
 
     supports_groups = True
 
@@ -187,13 +189,13 @@ class IterativeStratification(MultilabelStratifier):
         it holds and from the fold's size as many examples (singleton groups: the same folds as IS)."""
         if self.label_ties not in LABEL_TIES:
             raise StratbenchError(f"label_ties must be one of {LABEL_TIES}, got {self.label_ties!r}")
-        if self.compat not in COMPAT:
-            raise StratbenchError(f"compat must be one of {COMPAT}, got {self.compat!r}")
+        if self.rules not in RULES:
+            raise StratbenchError(f"rules must be one of {RULES}, got {self.rules!r}")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.compat, sizes)
+            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.rules, sizes)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
-        folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties, self.compat,
+        folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties, self.rules,
                                           None if sizes is None else sizes[order])
         return folds

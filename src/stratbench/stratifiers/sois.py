@@ -16,7 +16,7 @@ largest c_j. When the pairs are used up, what remains is IS over single labels.
 - ``skmultilearn``: the selection scikit-multilearn 0.1/0.2 actually runs — the first combination in
   order of first appearance with remaining examples; if it is a label with s remaining, the first
   later pair with fewer than s remaining instead. An O(C) scan per choice, as in the original.
-``compat="skmultilearn"`` reproduces the rest of what scikit-multilearn 0.2.0 runs as well (docs/ALGORITHMS.md
+``rules="skmultilearn"`` follows the rest of what scikit-multilearn 0.2.0 runs as well (docs/ALGORITHMS.md
 §1.3 items 2–4, with the ``skmultilearn`` selection): a combination's examples in descending row order,
 fold ties at random among the folds with the largest c_j^e (no overall-desire criterion), examples
 without labels in descending order to a random fold among those with c_j > 0.
@@ -34,7 +34,7 @@ from stratbench import StratbenchError
 from stratbench.labels import label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._kernels import COMPAT, choose_fold, place_unlabelled, randbelow
+from stratbench.stratifiers._kernels import RULES, choose_fold, place_unlabelled, randbelow
 
 SELECT = {"paper": 0, "docstring": 1, "pairs_first": 2, "skmultilearn": 3}
 
@@ -180,11 +180,11 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
     return fold
 
 
-def sois_fold_ids(Y, ratios, seed, select="paper", compat="paper"):
+def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper"):
     comb = label_combinations(Y)
     return sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
                        np.argsort(comb.first_seen).astype(np.int64), np.asarray(ratios, dtype=np.float64),
-                       np.uint64(seed), SELECT[select], compat == "skmultilearn")
+                       np.uint64(seed), SELECT[select], rules == "skmultilearn")
 
 
 @register("sois")
@@ -192,8 +192,8 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     """SOIS (Szymański & Kajdanowicz 2017) as a k-fold cross-validator (or holdout split).
 
     Parameters: ``n_splits``, ``random_state``, ``test_size`` as every stratifier; ``select`` (see the
-    module docstring; default ``"paper"``); ``compat`` — ``"paper"`` or ``"skmultilearn"`` (the
-    released code throughout; implies ``select="skmultilearn"``); ``shuffle`` — permute the rows
+    module docstring; default ``"paper"``); ``rules`` — ``"paper"`` or ``"skmultilearn"`` (the
+    released code's rules throughout, with our seeded draws; implies ``select="skmultilearn"``); ``shuffle`` — permute the rows
     before stratifying, so the order in which a combination's examples are dealt is random (default
     False: data order).
 
@@ -209,26 +209,26 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     compile_seconds = 4
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
-                 select="paper", shuffle=False, compat="paper"):
+                 select="paper", shuffle=False, rules="paper"):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
         self.select = select
         self.shuffle = shuffle
-        self.compat = compat
+        self.rules = rules
 
     def _assign(self, Y, ratios, rng):
         if self.select not in SELECT:
             raise StratbenchError(f"select must be one of {list(SELECT)}, got {self.select!r}")
-        if self.compat not in COMPAT:
-            raise StratbenchError(f"compat must be one of {COMPAT}, got {self.compat!r}")
-        select = "skmultilearn" if self.compat == "skmultilearn" else self.select
-        if self.compat == "skmultilearn" and self.select not in ("paper", "skmultilearn"):
-            raise StratbenchError(f"compat='skmultilearn' selects as scikit-multilearn does; select={self.select!r} "
+        if self.rules not in RULES:
+            raise StratbenchError(f"rules must be one of {RULES}, got {self.rules!r}")
+        select = "skmultilearn" if self.rules == "skmultilearn" else self.select
+        if self.rules == "skmultilearn" and self.select not in ("paper", "skmultilearn"):
+            raise StratbenchError(f"rules='skmultilearn' selects as scikit-multilearn does; select={self.select!r} "
                                   "applies to the paper's variant only")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return sois_fold_ids(Y, ratios, seed, select, self.compat)
+            return sois_fold_ids(Y, ratios, seed, select, self.rules)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
-        folds[order] = sois_fold_ids(Y[order], ratios, seed, select, self.compat)
+        folds[order] = sois_fold_ids(Y[order], ratios, seed, select, self.rules)
         return folds

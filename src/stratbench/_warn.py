@@ -1,0 +1,19 @@
+"""Warnings that point at the user's line: the first frame outside stratbench, however deep inside the
+package the warning is raised (``warnings.warn``'s fixed ``stacklevel`` points at stratbench's own lines
+whenever a call path changes)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn(message, category)`` attributed to the caller's caller outside stratbench."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)

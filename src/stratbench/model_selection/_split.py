@@ -1,0 +1,393 @@
+"""The cross-validator classes of :mod:`stratbench.model_selection` (its docstring says what their parameters
+mean), and ``iterative_train_test_split``."""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+
+import numpy as np
+
+from stratbench import StratbenchError, stratifiers
+from stratbench._registry import keywords
+from stratbench.labels import as_label_matrix
+from stratbench.model_selection._peers.iterstrat import kfold_test_folds, random_state, shuffle_split_test_sides
+from stratbench.model_selection._peers.skmultilearn import skmultilearn_test_folds
+from stratbench.stratifiers._base import _check_random_state_value, check_random_state
+from stratbench.stratifiers._checks import (
+    check_consistent_length,
+    check_fold_shares,
+    check_keywords,
+    check_n_splits,
+    check_splits_fit,
+)
+from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes
+
+PEERS = {"iterstrat": "iterative-stratification 0.1.9", "skmultilearn": "scikit-multilearn 0.2.0"}
+# what a cross-validator sets on its method itself: not among the method's own parameters
+SET_BY_THE_SPLITTER = ("self", "n_splits", "random_state", "test_size", "train_size", "shuffle")
+
+
+class _MultilabelSplitter:
+    """What every cross-validator here shares: the method and its parameters checked at construction (an
+    unknown keyword is a TypeError naming it), ``compat`` (a peer's folds) checked, a repr of every parameter,
+    ``groups`` routed to :meth:`split` under scikit-learn's metadata routing."""
+
+    _compat: tuple = (None,)  # the peers whose folds this class reproduces
+
+    def _check_method(self, method: str, params: dict, compat) -> None:
+        name = type(self).__name__
+        if compat not in self._compat:
+            raise StratbenchError(f"{name}: compat must be one of {self._compat} (the peer whose folds it gives, bit "
+                                  f"for bit), got {compat!r}")
+        cls = stratifiers.resolve(method)  # an unknown method stops here, with the registered names
+        if compat is not None:
+            if method != "iterative" or params:
+                raise TypeError(f"{name}: compat={compat!r} gives {PEERS[compat]}'s folds; a method and its "
+                                f"parameters do not apply (got method={method!r}, {params or 'no parameters'})")
+            return
+        own = [k for k in inspect.signature(type(self).__init__).parameters if k not in ("self", "params")]
+        accepted = keywords(cls, SET_BY_THE_SPLITTER)
+        context = f" (neither its own nor a parameter of method {method!r})"
+        check_keywords(name, params, None if accepted is None else own + accepted, context)
+
+    def _repr_items(self) -> list[tuple[str, object]]:
+        names = [k for k in inspect.signature(type(self).__init__).parameters if k not in ("self", "params")]
+        return [(k, getattr(self, k)) for k in names] + list(getattr(self, "params", {}).items())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._repr_items())})"
+
+    def get_metadata_routing(self):
+        """``groups`` is routed to :meth:`split` (as scikit-learn's ``BaseCrossValidator`` routes it)."""
+        from sklearn.utils.metadata_routing import MetadataRequest
+
+        request = MetadataRequest(owner=type(self).__name__)
+        request.split.add_request(param="groups", alias=True)
+        return request
+
+    def _peer_rng(self):
+        """The peer's stream: scikit-learn's ``check_random_state`` of ``random_state``."""
+        return random_state(self.random_state, self.compat)
+
+    def _check_random_state(self) -> None:
+        if self.compat is None:
+            _check_random_state_value(self.random_state)
+        elif not (self.random_state is None or isinstance(self.random_state, np.random.RandomState) or (
+                isinstance(self.random_state, numbers.Integral) and not isinstance(self.random_state, bool))):
+            raise StratbenchError(f"compat={self.compat!r} takes None, an int or a RandomState as random_state (the "
+                                  f"peer's numpy RandomState stream), not {self.random_state!r}")
+
+
+def _labels_of(X, y, groups, owner: str):
+    """``y`` as the label matrix, after X, y and groups are found of one length."""
+    if y is None:
+        raise StratbenchError(f"{owner}.split needs the label matrix y (n examples × L labels, 0/1)")
+    check_consistent_length(X=X, y=y, groups=groups)
+    return as_label_matrix(y)
+
+
+def _groups_of(groups, n: int):
+    if groups is None:
+        return None
+    groups = np.asarray(groups)
+    if groups.ndim != 1:
+        raise StratbenchError(f"groups must be one label per example (1-d), got an array of shape {groups.shape}")
+    check_consistent_length(y=np.empty(n), groups=groups)
+    return groups
+
+
+class _KFold(_MultilabelSplitter):
+    """k folds of the registered stratifier ``method`` (its own parameters in ``params``), or with ``compat`` a
+    peer's own folds."""
+
+    def __init__(self, n_splits: int = 3, *, shuffle: bool = False, random_state=None, method: str = "iterative",
+                 compat: str | None = None, **params):
+        self.n_splits, self.shuffle, self.random_state, self.method, self.compat, self.params = (
+            n_splits, shuffle, random_state, method, compat, params)
+        self._check_params()
+
+    def _check_params(self) -> None:
+        """What scikit-learn's ``KFold`` checks at construction (n_splits, shuffle), and the method, its
+        parameters, compat and random_state; checked again at every split."""
+        check_n_splits(self.n_splits)
+        if not isinstance(self.shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}")
+        self._check_method(self.method, self.params, self.compat)
+        self._check_random_state()
+        if self.params.get("fold_shares") is not None:
+            check_fold_shares(self.params["fold_shares"], self.n_splits)
+
+    def _peer_folds(self, Y) -> np.ndarray:
+        return kfold_test_folds(Y, self.n_splits, self.shuffle, self._peer_rng())
+
+    def fold_ids(self, y, groups=None) -> np.ndarray:
+        """The test fold of every row."""
+        self._check_params()
+        Y = as_label_matrix(y)
+        groups = _groups_of(groups, Y.shape[0])
+        check_splits_fit(self.n_splits, Y.shape[0], None if groups is None else len(np.unique(groups)))
+        if self.compat is not None:
+            if groups is not None:  # the peers' IS ignores groups: refused, as every non-group method
+                raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
+                                      "across folds")
+            return self._peer_folds(Y)
+        rng = check_random_state(self.random_state)
+        order = rng.permutation(Y.shape[0]) if self.shuffle else np.arange(Y.shape[0])
+        inner = stratifiers.get(self.method, n_splits=self.n_splits, random_state=rng, **self.params)
+        ids = np.empty(Y.shape[0], dtype=np.int64)
+        ids[order] = inner.fold_ids(Y[order], None if groups is None else groups[order])
+        return ids
+
+    def split(self, X=None, y=None, groups=None):
+        """(train indices, test indices) of each fold."""
+        folds = self.fold_ids(_labels_of(X, y, groups, type(self).__name__), groups)
+        for j in range(self.n_splits):
+            yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_splits
+
+
+class MultilabelStratifiedKFold(_KFold):
+    """iterative-stratification's ``MultilabelStratifiedKFold(n_splits=3, *, shuffle=False, random_state=None)``:
+    k folds of ``method`` (default ``"iterative"``, Sechidis et al. 2011); groups refused unless the method splits
+    by groups (use :class:`MultilabelStratifiedGroupKFold` for grouped data). ``compat="iterstrat"``:
+    iterative-stratification 0.1.9's folds, bit for bit.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> folds = MultilabelStratifiedKFold(n_splits=4, random_state=1).fold_ids(Y)
+    >>> [np.bincount(folds[Y[:, l] == 1]).tolist() for l in range(3)]  # each label once in every fold
+    [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]
+    """
+
+    _compat = (None, "iterstrat")
+
+
+class MultilabelStratifiedGroupKFold(_KFold):
+    """k folds that keep every group whole and stratify the labels across them: ``method`` ``"iterative"``
+    (default), ``"hybrid"`` or ``"random"``, or a group baseline (``"stratified_group_kfold"``, …). No peer
+    has such a splitter, so it has no ``compat``.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> groups = np.arange(12) // 2
+    >>> folds = MultilabelStratifiedGroupKFold(n_splits=3, random_state=0).fold_ids(Y, groups)
+    >>> all(len(set(folds[groups == g])) == 1 for g in range(6))
+    True
+    """
+
+    def __init__(self, n_splits: int = 5, *, shuffle: bool = False, random_state=None, method: str = "iterative",
+                 **params):
+        super().__init__(n_splits, shuffle=shuffle, random_state=random_state, method=method, **params)
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        if not stratifiers.resolve(self.method).supports_groups:
+            raise StratbenchError(f"{self.method!r} does not split by groups: choose one that does "
+                                  f"({', '.join(n for n in stratifiers.names() if stratifiers.resolve(n).supports_groups)})")
+
+    def split(self, X=None, y=None, groups=None):
+        if groups is None:
+            raise StratbenchError("MultilabelStratifiedGroupKFold.split needs groups (one per example)")
+        yield from super().split(X, y, groups)
+
+
+class IterativeStratification(_KFold):
+    """scikit-multilearn's ``IterativeStratification(n_splits=3, order=1, sample_distribution_per_fold=None,
+    random_state=None)``, in that positional order: ``order=1`` is iterative stratification (Sechidis et al.
+    2011), ``order=2`` second-order iterative stratification (SOIS, Szymański & Kajdanowicz 2017);
+    ``sample_distribution_per_fold`` the folds' shares (one per fold, summing to 1; default equal).
+    ``compat="skmultilearn"``: scikit-multilearn 0.2.0's folds, bit for bit.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> folds = IterativeStratification(2, 2, None, 0).fold_ids(Y)  # SOIS, random_state=0
+    >>> np.bincount(folds).tolist()
+    [6, 6]
+    """
+
+    _compat = (None, "skmultilearn")
+
+    def __init__(self, n_splits: int = 3, order: int = 1, sample_distribution_per_fold=None, random_state=None, *,
+                 shuffle: bool = False, compat: str | None = None):
+        self.order, self.sample_distribution_per_fold = order, sample_distribution_per_fold
+        super().__init__(n_splits, shuffle=shuffle, random_state=random_state, compat=compat)
+
+    def _check_params(self) -> None:
+        if self.order not in (1, 2) or isinstance(self.order, bool):
+            raise StratbenchError(f"order must be 1 (iterative stratification) or 2 (SOIS), got {self.order!r}")
+        self.method = "iterative" if self.order == 1 else "sois"
+        shares = self.sample_distribution_per_fold
+        self.params = {}
+        super()._check_params()
+        if shares is not None:
+            check_fold_shares(shares, self.n_splits, "sample_distribution_per_fold", normalised=True)
+            if self.compat is None:
+                self.params = {"fold_shares": list(shares)}
+
+    def _check_method(self, method, params, compat) -> None:
+        super()._check_method("iterative" if compat else method, params, compat)  # order, not method, picks it
+
+    def _peer_folds(self, Y) -> np.ndarray:
+        return skmultilearn_test_folds(Y, self.n_splits, self.order, self.sample_distribution_per_fold,
+                                       self._peer_rng())
+
+    def _repr_items(self):
+        return [item for item in super()._repr_items() if item[0] not in ("method", "fold_shares")]
+
+
+class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
+    """iterative-stratification's ``RepeatedMultilabelStratifiedKFold(n_splits=5, *, n_repeats=10,
+    random_state=None)``: ``n_repeats`` k-fold CVs of ``method``, each on the rows in a fresh random order
+    (one stream from ``random_state``), ``n_splits × n_repeats`` splits in all. ``compat="iterstrat"``:
+    iterative-stratification 0.1.9's folds, bit for bit.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> cv = RepeatedMultilabelStratifiedKFold(n_splits=2, n_repeats=3, random_state=0)
+    >>> cv.get_n_splits(), [len(test) for _, test in cv.split(None, Y)]
+    (6, [6, 6, 6, 6, 6, 6])
+    """
+
+    _compat = (None, "iterstrat")
+
+    def __init__(self, n_splits: int = 5, *, n_repeats: int = 10, random_state=None, method: str = "iterative",
+                 compat: str | None = None, **params):
+        self.n_splits, self.n_repeats, self.random_state, self.method, self.compat, self.params = (
+            n_splits, n_repeats, random_state, method, compat, params)
+        self._check_params()
+
+    def _check_params(self) -> None:
+        check_n_splits(self.n_splits)
+        if not isinstance(self.n_repeats, numbers.Integral) or isinstance(self.n_repeats, bool) or self.n_repeats < 1:
+            raise StratbenchError(f"n_repeats must be an integer ≥ 1, got {self.n_repeats!r}")
+        self._check_method(self.method, self.params, self.compat)
+        self._check_random_state()
+
+    def split(self, X=None, y=None, groups=None):
+        self._check_params()
+        Y = _labels_of(X, y, groups, type(self).__name__)
+        # iterstrat's repeats draw from one RandomState, as scikit-learn's _RepeatedSplits: the same stream here
+        rng = self._peer_rng() if self.compat else check_random_state(self.random_state)
+        for _ in range(self.n_repeats):
+            cv = MultilabelStratifiedKFold(self.n_splits, shuffle=True, random_state=rng, method=self.method,
+                                           compat=self.compat, **self.params)
+            yield from cv.split(None, Y, groups)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_splits * self.n_repeats
+
+
+class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
+    """iterative-stratification's ``MultilabelStratifiedShuffleSplit(n_splits=10, *, test_size="default",
+    train_size=None, random_state=None)``: ``n_splits`` independent (train, test) splits of ``method``, each on
+    the rows in a fresh random order; the sides hold exactly scikit-learn's sizes (test ⌈p·n⌉ for a float share,
+    the rest train; ``"default"``: 0.1), the method's split moved to them by the fewest label changes
+    (:func:`stratbench.stratifiers._sizes.fit_sizes`). ``compat="iterstrat"``: iterative-stratification 0.1.9's
+    splits, bit for bit (its sides are near those sizes, not at them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> [(len(train), len(test)) for train, test in MultilabelStratifiedShuffleSplit(3, test_size=0.3, random_state=0).split(None, Y)]
+    [(8, 4), (8, 4), (8, 4)]
+    """
+
+    _compat = (None, "iterstrat")
+
+    def __init__(self, n_splits: int = 10, *, test_size="default", train_size=None, random_state=None,
+                 method: str = "iterative", compat: str | None = None, **params):
+        self.n_splits, self.test_size, self.train_size, self.random_state, self.method, self.compat, self.params = (
+            n_splits, test_size, train_size, random_state, method, compat, params)
+        self._check_params()
+
+    def _check_params(self) -> None:
+        check_n_splits(self.n_splits, least=1)
+        if not (isinstance(self.test_size, str) and self.test_size == "default"):
+            check_size(self.test_size, "test_size")
+        check_size(self.train_size, "train_size")
+        if self.params.get("fold_shares") is not None:
+            raise TypeError(f"{type(self).__name__} takes test_size and train_size, not fold_shares")
+        self._check_method(self.method, self.params, self.compat)
+        self._check_random_state()
+
+    def _test_size(self):
+        """``"default"``: 0.1 when ``train_size`` is None, else the rest (iterstrat's documented meaning)."""
+        if isinstance(self.test_size, str):
+            return 0.1 if self.train_size is None else None
+        return self.test_size
+
+    def split(self, X=None, y=None, groups=None):
+        self._check_params()
+        Y = _labels_of(X, y, groups, type(self).__name__)
+        groups = _groups_of(groups, Y.shape[0])
+        n_train, n_test = holdout_sizes(Y.shape[0], self._test_size(), self.train_size)
+        if self.compat is not None:
+            if groups is not None:
+                raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
+                                      "across the sides")
+            for test in shuffle_split_test_sides(Y, n_train, n_test, self.n_splits, self._peer_rng()):
+                yield np.flatnonzero(~test), np.flatnonzero(test)
+            return
+        inner = stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
+                                train_size=self.train_size, random_state=self.random_state, **self.params)
+        for ids in inner.holdout_ids(Y, groups=groups):
+            if groups is None and n_train + n_test == Y.shape[0]:
+                ids = fit_sizes(Y, ids, np.array([n_train, n_test]))
+            yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_splits
+
+
+def iterative_train_test_split(X, y, test_size, *, random_state=None, compat: str | None = None):
+    """scikit-multilearn's ``iterative_train_test_split(X, y, test_size)``: one stratified holdout split by
+    second-order iterative stratification (``IterativeStratification(n_splits=2, order=2,
+    sample_distribution_per_fold=[test_size, 1 − test_size])``), returned in its order: ``X_train, y_train,
+    X_test, y_test``. ``test_size`` is the test share in (0, 1). ``compat="skmultilearn"``: scikit-multilearn
+    0.2.0's split, bit for bit (``random_state=None`` draws from numpy's global state, as it does).
+
+    >>> import numpy as np
+    >>> X, Y = np.arange(12).reshape(12, 1), np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> X_train, y_train, X_test, y_test = iterative_train_test_split(X, Y, test_size=0.25, random_state=0)
+    >>> len(X_train), y_test.sum(axis=0).tolist()
+    (9, [1, 1, 1])
+    """
+    if isinstance(test_size, bool) or not isinstance(test_size, numbers.Real) or not 0 < test_size < 1:
+        raise StratbenchError(f"test_size must be a share in (0, 1), as scikit-multilearn's iterative_train_test_split "
+                              f"takes it, got {test_size!r}")
+    if compat not in (None, "skmultilearn"):
+        raise StratbenchError(f"iterative_train_test_split: compat must be None or 'skmultilearn' (the peer whose split "
+                              f"it gives, bit for bit), got {compat!r}")
+    check_consistent_length(X=X, y=y)
+    cv = IterativeStratification(n_splits=2, order=2, sample_distribution_per_fold=[test_size, 1.0 - test_size],
+                                 random_state=random_state, compat=compat)
+    train, test = next(cv.split(X, y))
+    return _take(X, train), _take(y, train), _take(X, test), _take(y, test)
+
+
+def _take(a, rows: np.ndarray):
+    """The ``rows`` of an array, a sparse matrix, a pandas object (by position) or a list."""
+    if hasattr(a, "iloc"):
+        return a.iloc[rows]
+    if hasattr(a, "shape"):
+        return a[rows]
+    return [a[i] for i in rows]
+
+
+def distinct_test_sets(cv, X=None, y=None, groups=None) -> int:
+    """How many different test sets ``cv`` gives over all its splits (iterative-stratification #16): k for one
+    k-fold CV, up to ``k × n_repeats`` for repeated CV on shuffled rows; fewer where a method (or a small
+    dataset) leaves little room for another split.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
+    >>> distinct_test_sets(MultilabelStratifiedKFold(3, method="kfold"), y=Y)
+    3
+    >>> distinct_test_sets(RepeatedMultilabelStratifiedKFold(3, n_repeats=4, random_state=0), y=Y) > 3
+    True
+    """
+    return len({tuple(test.tolist()) for _, test in cv.split(X, y, groups)})
