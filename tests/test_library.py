@@ -190,6 +190,85 @@ def test_compat_reproduces_iterative_stratification_0_1_9_and_scikit_multilearn_
         MultilabelStratifiedKFold(compat="skmultilearn")
 
 
+@pytest.mark.mirror
+def test_the_shuffle_split_and_the_train_test_split_give_the_peers_splits_bit_for_bit(mulan_cache):
+    """MultilabelStratifiedShuffleSplit(compat="iterstrat") gives iterative-stratification 0.1.9's splits for
+    float and count sizes, with and without train_size; iterative_train_test_split(compat="skmultilearn")
+    scikit-multilearn 0.2.0's four arrays (it draws from numpy's global state, seeded here as random_state)."""
+    import warnings
+
+    from iterstrat.ml_stratifiers import MultilabelStratifiedShuffleSplit as IterstratShuffle
+    from skmultilearn.model_selection import iterative_train_test_split as skml_split
+
+    from stratbench import iterative_train_test_split
+
+    compared = 0
+    for dataset in ("emotions", "genbase", "flags"):
+        Y = mulan_cache(dataset).Y
+        dense, X = Y.toarray(), np.arange(Y.shape[0] * 2, dtype=float).reshape(-1, 2)
+        for seed in range(3):
+            for test_size, train_size in ((0.25, None), (40, None), (0.2, 0.5), (None, 0.7)):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    theirs = [t.tolist() for _, t in IterstratShuffle(4, test_size=test_size, train_size=train_size,
+                                                                      random_state=seed).split(X, dense)]
+                ours = [t.tolist() for _, t in MultilabelStratifiedShuffleSplit(
+                    4, test_size=test_size, train_size=train_size, random_state=seed, compat="iterstrat").split(X, Y)]
+                assert ours == theirs, (dataset, seed, test_size, train_size)
+                compared += 1
+            np.random.seed(seed)
+            theirs = skml_split(X, dense, 0.3)
+            ours = iterative_train_test_split(X, dense, 0.3, random_state=seed, compat="skmultilearn")
+            assert all(np.array_equal(a, b) for a, b in zip(ours, theirs)), (dataset, seed)
+            compared += 1
+    assert compared == 3 * 3 * 5
+
+
+def test_iterative_train_test_split_without_compat_is_our_sois_holdout():
+    Y = labels(80)
+    X = np.arange(80)[:, None]
+    X_train, y_train, X_test, y_test = stratbench.iterative_train_test_split(X, Y, test_size=0.25, random_state=0)
+    assert len(X_test) == pytest.approx(20, abs=2) and len(X_train) + len(X_test) == 80
+    assert np.array_equal(Y[X_test.ravel()], y_test) and np.array_equal(Y[X_train.ravel()], y_train)
+    again = stratbench.iterative_train_test_split(X, Y, test_size=0.25, random_state=0)
+    assert np.array_equal(again[2], X_test)
+    with pytest.raises(StratbenchError, match="test_size must be a share in \\(0, 1\\).* got 20"):
+        stratbench.iterative_train_test_split(X, Y, test_size=20)
+
+
+def test_every_class_shows_every_parameter_compat_included_and_routes_groups():
+    """Each repr names every parameter (compat too); under scikit-learn's metadata routing, groups reach
+    split (cross_validate with params={"groups": …})."""
+    import sklearn
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import cross_validate
+
+    assert repr(RepeatedMultilabelStratifiedKFold(3, n_repeats=2, random_state=1)) == (
+        "RepeatedMultilabelStratifiedKFold(n_splits=3, n_repeats=2, random_state=1, method='iterative', compat=None)")
+    assert repr(MultilabelStratifiedShuffleSplit(2, test_size=0.3)) == (
+        "MultilabelStratifiedShuffleSplit(n_splits=2, test_size=0.3, train_size=None, random_state=None, "
+        "method='iterative', compat=None)")
+    assert repr(IterativeStratification(5, 1, None, 42)) == (  # scikit-multilearn's positional order
+        "IterativeStratification(n_splits=5, order=1, sample_distribution_per_fold=None, random_state=42, "
+        "shuffle=False, compat=None)")
+    assert repr(MultilabelStratifiedKFold(4, method="sois", select="pairs_first")) == (
+        "MultilabelStratifiedKFold(n_splits=4, shuffle=False, random_state=None, method='sois', compat=None, "
+        "select='pairs_first')")
+    Y = labels(60)
+    groups = np.arange(60) // 3
+    seen = []
+
+    class Recording(MultilabelStratifiedGroupKFold):
+        def split(self, X=None, y=None, groups=None):
+            seen.append(groups)
+            yield from super().split(X, y, groups)
+
+    with sklearn.config_context(enable_metadata_routing=True):
+        cv = Recording(n_splits=3, random_state=0)
+        result = cross_validate(DummyClassifier(), np.zeros((60, 1)), Y[:, 0], cv=cv, params={"groups": groups})
+    assert len(result["test_score"]) == 3 and seen and seen[0] is groups
+
+
 def test_every_public_class_has_a_runnable_example():
     """Every registered stratifier and every class of stratbench.model_selection shows itself at work in
     its docstring (the doctests run them: pytest --doctest-modules)."""

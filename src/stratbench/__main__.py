@@ -13,6 +13,10 @@ cross-validator is trusted for (:mod:`stratbench.conformance`).
 ``stratbench list`` prints every registered stratifier: what it is, its reference and its guarantees
 (:mod:`stratbench.stratifiers.catalog`). ``stratbench --version`` prints the version.
 
+``stratbench mirror FOLDER [DATASET …]`` downloads the pinned MULAN files (sha256-checked) into FOLDER laid out
+as a mirror (``<folder>/<dataset>/<file>``), for ``STRATBENCH_DATA_MIRROR`` or ``data.mirror`` on a machine
+without network, and for the real-data tests.
+
 ``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
 dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
 calibration on this machine, and writes it under
@@ -71,6 +75,30 @@ def _estimate(args) -> int:
     return 0
 
 
+def _mirror(args) -> int:
+    """Download the pinned files of ``args.datasets`` (default: every pinned one) into a mirror folder."""
+    from stratbench.datasets import registry
+    from stratbench.datasets.fetch import fetch
+
+    pinned = [n for n in registry.names() if all(f.sha256 for f in registry.entry(n).files)]
+    names = args.datasets or pinned
+    unknown = [n for n in names if n not in pinned]
+    if unknown:
+        raise StratbenchError(f"{unknown[0]!r} is not a pinned MULAN dataset; these are: {', '.join(pinned)}")
+    folder, fetched, total = Path(args.folder), 0, 0
+    for name in names:
+        for remote in registry.entry(name).files:
+            dest = folder / remote.path
+            if not dest.is_file():
+                fetch(remote, dest, mirror=None)
+                fetched += 1
+            total += dest.stat().st_size
+        print(f"{name}: {', '.join(f.path for f in registry.entry(name).files)}", file=sys.stderr)
+    print(f"{folder}: {len(names)} datasets ({total / 1e6:.1f} MB), {fetched} files downloaded; use it with "
+          f"STRATBENCH_DATA_MIRROR={folder.resolve()}")
+    return 0
+
+
 def _list(args) -> int:
     from stratbench.stratifiers.catalog import markdown
 
@@ -82,7 +110,7 @@ def _certify(args) -> int:
     from stratbench.conformance import certificate, markdown
     from stratbench.io import write_text
 
-    text = markdown(certificate())
+    text = markdown(certificate(real_data=args.real_data, mirror=args.mirror))
     print(text, end="")
     if args.out:
         write_text(args.out, text)
@@ -155,19 +183,30 @@ def _figure(args) -> int:
 
 def main(argv=None) -> int:
     from stratbench import __version__
+    from stratbench.stratifiers.catalog import plain
 
-    parser = argparse.ArgumentParser(prog="stratbench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="stratbench", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=plain(__doc__),
+        description="stratbench: reproducible benchmarks of multi-label cross-validation (the workflow runs with "
+                    "`snakemake --cores N`; these commands check, cost and redraw its studies, and list, certify "
+                    "and mirror what it uses).")
     parser.add_argument("--version", action="version", version=f"stratbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="every registered stratifier: what it is, its reference, its guarantees")
     cert = sub.add_parser("certify", help="the conformance certificate of every splitter, ours and the installed peers'")
     cert.add_argument("--out", help="also write it to this Markdown file")
+    cert.add_argument("--no-real-data", dest="real_data", action="store_false",
+                      help="leave out real_sizes (the sizes on the MULAN mirror's small datasets and a 10^4-row matrix)")
+    cert.add_argument("--mirror", help="the MULAN mirror for real_sizes (default: STRATBENCH_DATA_MIRROR)")
     est = sub.add_parser("estimate", help="the cost of a study before it runs")
     est.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     est.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores for the wall time (default: this machine's)")
     est.add_argument("--samples", type=int, default=24, help="forests timed per dataset and classifier (default 24)")
     est.add_argument("--directory", default=".", help="the workflow's working directory (its resources/ cache)")
     est.add_argument("--out", help="output folder (default results/<study>/estimate)")
+    mirror = sub.add_parser("mirror", help="download the pinned MULAN files into a mirror folder")
+    mirror.add_argument("folder", help="where the files go, as <folder>/<dataset>/<file>")
+    mirror.add_argument("datasets", nargs="*", help="MULAN datasets (default: every pinned one)")
     check = sub.add_parser("check", help="read and check a study without running it")
     check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")
@@ -180,8 +219,8 @@ def main(argv=None) -> int:
     fig.add_argument("--directory", default=".", help="the workflow's working directory")
     args = parser.parse_args(argv)
     try:
-        return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list,
-                "certify": _certify}[args.command](args)
+        return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list, "certify": _certify,
+                "mirror": _mirror}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

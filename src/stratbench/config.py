@@ -76,6 +76,7 @@ def check_study(study) -> None:
         examples = study.shape(d)[0]
         if k > examples:
             raise StratbenchError(f"config: n_splits={k} is greater than the {examples} examples of dataset {d!r}")
+    _check_mirror(study)
     for d, entry in study.entries.items():
         if len(entry.kinds) > 1:
             raise StratbenchError(f"config: dataset {d!r} has {len(entry.kinds)} kinds ({', '.join(entry.kinds)}): give one")
@@ -137,6 +138,30 @@ def _check_cv_error(study) -> None:
             raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development sample of "
                                   f"{max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
                                   "(cv_error.min_pool)")
+
+def _check_mirror(study) -> None:
+    """The MULAN datasets the workflow has not cached yet come from the mirror when one is set: a mirror folder
+    that does not exist, or lacks one of their files, stops the plan (and ``stratbench check``) here."""
+    from stratbench.datasets.fetch import check_mirror, resolve_mirror, source_of
+
+    missing = [m for m in {study.mulan_name(d) for d in study.datasets} - {None}
+               if m in registry.names() and not Path(study.dataset_file_of(m)).is_file()]
+    if not missing:
+        return
+    configured = study.data.get("mirror")
+    try:
+        check_mirror(configured)
+    except StratbenchError as exc:
+        raise StratbenchError(f"config: {exc}") from None
+    mirror = resolve_mirror(configured)
+    if mirror is not None and Path(mirror).is_dir():
+        for m in sorted(missing):
+            absent = [f.path for f in registry.entry(m).files if not Path(source_of(f, mirror)).is_file()]
+            if absent:
+                raise StratbenchError(f"config: dataset {m!r}: {absent[0]} is not in the MULAN mirror {mirror}; add "
+                                      "it there (laid out as <folder>/<dataset>/<file>), or unset the mirror to "
+                                      "download it")
+
 
 def _check_synthetic(name: str, params: dict) -> None:
     """A synthetic dataset whose cardinality its dependence cannot realise stops here, before any job (the

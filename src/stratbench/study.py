@@ -169,7 +169,12 @@ class Study:
     def dataset_file(self, dataset: str) -> str:
         """The workflow's cache of a dataset: shared by studies for a MULAN one, the study's own else."""
         m = self.mulan_name(dataset)
-        return f"resources/mulan/{m}.npz" if m else f"{self.results}/datasets/{dataset}.npz"
+        return self.dataset_file_of(m) if m else f"{self.results}/datasets/{dataset}.npz"
+
+    @staticmethod
+    def dataset_file_of(mulan: str) -> str:
+        """The workflow's cache of the MULAN dataset ``mulan``."""
+        return f"resources/mulan/{mulan}.npz"
 
     def shape(self, dataset: str) -> tuple[int, int]:
         """(examples, labels) of a dataset: from its definition, the registry, or its files (worked out

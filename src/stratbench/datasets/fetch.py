@@ -22,6 +22,13 @@ MIRROR_ENV = "STRATBENCH_DATA_MIRROR"
 _CHUNK = 1 << 20
 
 
+def mirror_hint() -> str:
+    """What a user can do when the files cannot be downloaded: the mirror settings and where the files are."""
+    return (f"to read the files from a local copy instead, set {MIRROR_ENV}=<folder> or data.mirror: <folder> in the "
+            f"study's config (laid out as <folder>/<dataset>/<file>); `stratbench mirror <folder>` makes one on a "
+            f"machine that can download, from {upstream_base_url()}")
+
+
 class FetchError(StratbenchError):
     """A download failed or a checksum did not match."""
 
@@ -38,6 +45,20 @@ def resolve_mirror(configured: str | None = None) -> str | None:
     """The mirror to use: the config's value if set, else ``$STRATBENCH_DATA_MIRROR``, else None."""
     mirror = configured or os.environ.get(MIRROR_ENV) or None
     return mirror
+
+
+def _setting(mirror: str) -> str:
+    """Which setting named ``mirror``: the environment variable or the config's ``data.mirror``."""
+    return f"${MIRROR_ENV}" if os.environ.get(MIRROR_ENV) == mirror else "data.mirror"
+
+
+def check_mirror(configured: str | None = None) -> None:
+    """A local mirror that is set must be a folder: said before anything is fetched (a plan, ``stratbench
+    check``), not when the first job reads it."""
+    mirror = resolve_mirror(configured)
+    if mirror is not None and not _is_url(mirror) and not Path(mirror).is_dir():
+        raise FetchError(f"the MULAN mirror {mirror} (from {_setting(mirror)}) is not a folder; point it at a folder "
+                         f"laid out as <folder>/<dataset>/<file>, or unset it to download from {upstream_base_url()}")
 
 
 def _is_url(location: str) -> bool:
@@ -80,8 +101,8 @@ def _download(url: str, dest: Path, timeout: float, retries: int, backoff: float
         if attempt < retries:
             time.sleep(backoff * 2**attempt)
     if isinstance(last, IncompleteDownload):
-        raise FetchError(f"{url}: {last} (after {retries + 1} attempts); nothing was kept")
-    raise FetchError(f"cannot download {url}: {last}")
+        raise FetchError(f"{url}: {last} (after {retries + 1} attempts); nothing was kept; {mirror_hint()}")
+    raise FetchError(f"cannot download {url}: {last}; {mirror_hint()}")
 
 
 def fetch(
@@ -101,7 +122,9 @@ def fetch(
             _download(source, tmp, timeout, retries, backoff, remote.bytes)
         else:
             if not Path(source).is_file():
-                raise FetchError(f"{source}: not found in the mirror {mirror}")
+                where = "the mirror folder does not exist" if not Path(mirror).is_dir() else "no such file in the mirror"
+                raise FetchError(f"{source}: {where} ({mirror}, from {_setting(mirror)}); point it at a folder laid "
+                                 f"out as <folder>/<dataset>/<file>, or unset it to download from {upstream_base_url()}")
             shutil.copyfile(source, tmp)
         size = tmp.stat().st_size
         if remote.bytes is not None and size < remote.bytes:
