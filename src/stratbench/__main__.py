@@ -45,7 +45,7 @@ def _load_study(path):
 
     config = read_config(path)
     use_import_paths(config.get("import_paths"))
-    return Study.checked(config)
+    return Study.checked(config, files=[path])
 
 
 def _estimate(args) -> int:
@@ -223,6 +223,10 @@ def main(argv=None) -> int:
                 "mirror": _mirror}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as exc:  # the light install: the workflow's packages are an extra
+        print(f"error: stratbench {args.command} needs the workflow extra ({exc.name} is not installed): "
+              "pip install 'stratbench[workflow]'", file=sys.stderr)
         return 1
 
 

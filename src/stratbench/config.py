@@ -22,6 +22,14 @@ from stratbench.io import memo_file, remember
 SCHEMA = resources.files("stratbench") / "data" / "config.schema.yaml"
 
 
+class ConfigError(StratbenchError):
+    """A config value the schema refuses; ``keys`` is where it sits (``("datasets", "emotions", "mulan")``)."""
+
+    def __init__(self, message: str, keys: tuple = ()):
+        super().__init__(message)
+        self.keys = keys
+
+
 def validate_config(config: dict, schema_path=SCHEMA) -> None:
     """Check ``config`` against the JSON schema and fill in its defaults. The first error stops with
     one line naming the key (``config: n_folds: …``), not the schema."""
@@ -31,9 +39,45 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(config))
     if error is not None:
+        keys = tuple(error.absolute_path)
+        if error.validator == "additionalProperties":  # the key that is not allowed, not its parent
+            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+            keys += tuple(extra[:1])
         where = "/".join(str(p) for p in error.absolute_path)
-        raise StratbenchError(f"config{': ' + where if where else ''}: {error.message}")
+        raise ConfigError(f"config{': ' + where if where else ''}: {error.message}", keys)
     validate(config, str(schema_path))  # fills in the schema's defaults
+
+
+def locate(keys: tuple, files) -> str | None:
+    """``file, line L, column C`` of the key path ``keys`` (or its deepest part) in the last of the YAML
+    ``files`` that holds it (the config files a run was given, later ones over earlier ones), else None.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+    ...     _ = f.write("study: x\ndatasets:\n  emotions: {mulan: emotionz}\n")
+    >>> locate(("datasets", "emotions", "mulan"), [f.name]) == f"{f.name}, line 3, column 14"
+    True
+    >>> os.unlink(f.name)
+    """
+    for path in reversed([Path(f) for f in files]):
+        try:
+            node = yaml.compose(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        found = None
+        for key in keys:
+            if isinstance(node, yaml.MappingNode):
+                match = next(((k, v) for k, v in node.value if k.value == str(key)), None)
+                if match is None:
+                    break
+                found, node = match[0], match[1]
+            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+                found = node = node.value[key]
+            else:
+                break
+        if found is not None:
+            return f"{path}, line {found.start_mark.line + 1}, column {found.start_mark.column + 1}"
+    return None
 
 
 def read_config(path: str | Path) -> dict:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from stratbench import classifiers, stratifiers
+from stratbench import StratbenchError, classifiers, stratifiers
 from stratbench.classifiers._forests import shape_forest_seconds
-from stratbench.config import check_study, read_config, validate_config
+from stratbench.config import check_study, locate, read_config, validate_config
 from stratbench.datasets import generate_synthetic, load_mulan, registry
 from stratbench.datasets import load_dataset as load_npz
 from stratbench.datasets.grouped_labels import generate as generate_grouped_labels
@@ -119,15 +119,22 @@ class Study:
     @classmethod
     def load(cls, path: str | Path) -> Study:
         """The study in ``path``, validated against the schema (defaults filled in) and checked."""
-        return cls.checked(read_config(path))
+        return cls.checked(read_config(path), files=[path])
 
     @classmethod
-    def checked(cls, config: dict) -> Study:
+    def checked(cls, config: dict, files=()) -> Study:
         """The study of ``config`` after :func:`~stratbench.config.validate_config` and
-        :func:`~stratbench.config.check_study`."""
-        validate_config(config)
-        study = cls(config)
-        check_study(study)
+        :func:`~stratbench.config.check_study`; an error names the config ``files`` it came from, with the
+        line and column of a key the schema refuses."""
+        try:
+            validate_config(config)
+            study = cls(config)
+            check_study(study)
+        except StratbenchError as exc:
+            if not files:
+                raise
+            where = locate(getattr(exc, "keys", ()), files) or ", ".join(str(f) for f in files)
+            raise StratbenchError(f"{where}: {exc}") from None
         return study
 
     # --- methods ------------------------------------------------------------------------------------

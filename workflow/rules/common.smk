@@ -16,9 +16,9 @@ use_import_paths(config.get("import_paths"))  # folders holding a user's own met
 dry_run_summary(workflow, logger)  # `snakemake -n`: jobs per rule, not a block per job (--verbose: every job)
 coalesce_reevaluations()  # one pending re-selection timer in Snakemake's scheduler, not one per finished job
 
-# the schema (one line naming a bad key), then what it cannot check (datasets, n_splits, methods and
-# their parameters): every config error stops here, before any job runs
-study = Study.checked(config)
+# the schema (one line naming a bad key, with its file, line and column), then what it cannot check (datasets,
+# n_splits, methods and their parameters): every config error stops here, before any job runs
+study = Study.checked(config, files=workflow.configfiles or ["config/config.yaml"])
 
 MULAN_USED = sorted({study.mulan_name(d) for d in study.datasets} - {None})
 GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]

@@ -5,6 +5,7 @@ from stratbench._snakemake import finish, setup
 setup(snakemake)
 
 from stratbench import classifiers
+from stratbench._versions import software
 from stratbench.datasets import load_dataset
 from stratbench.evaluation import evaluate_folds
 from stratbench.io import read_folds, write_csv
@@ -24,5 +25,6 @@ for repeat, path, out in zip(p.repeats, snakemake.input.folds, snakemake.output)
     rows.insert(1, "stratifier", w.stratifier)
     rows.insert(2, "repeat", repeat)
     rows.insert(4, "classifier", w.classifier)
+    rows["software"] = software(make_classifier(0))  # stratbench's version and scikit-learn's (the forests)
     write_csv(out, rows)
 finish()

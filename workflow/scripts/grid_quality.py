@@ -4,6 +4,8 @@ from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
+from stratbench import stratifiers
+from stratbench._versions import software
 from stratbench.datasets import load_dataset
 from stratbench.datasets.groups import dataset_groups
 from stratbench.grid import GRID_COLUMNS, quality_grid
@@ -12,5 +14,6 @@ from stratbench.io import write_csv
 w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
 rows = quality_grid(ds.Y, w.stratifier, p.spec, p.ks, p.seeds, dataset_groups(ds, p.groups, p.group_seed))
-write_csv(snakemake.output[0], rows.assign(dataset=w.dataset, stratifier=w.stratifier)[GRID_COLUMNS])
+made_by = software(stratifiers.entry_class(w.stratifier, p.spec))  # stratbench's version and any package delegated to
+write_csv(snakemake.output[0], rows.assign(dataset=w.dataset, stratifier=w.stratifier, software=made_by)[GRID_COLUMNS])
 finish()

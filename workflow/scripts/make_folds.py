@@ -10,6 +10,7 @@ setup(snakemake)
 import numpy as np
 
 from stratbench import stratifiers
+from stratbench._versions import software
 from stratbench.datasets import load_dataset
 from stratbench.io import save_npz, write_rows
 from stratbench.measures.fold_quality import fold_quality
@@ -25,9 +26,10 @@ for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
         raise SystemExit(f"{snakemake.input.data}: {w.stratifier}: {exc}") from None
     folds = folds.astype(np.int32)
     save_npz(out_folds[i], fold=folds, n_splits=np.int64(p.n_splits), seed=np.int64(seed))
-    write_rows(out_runtime[i], ["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds"],
-               [(w.dataset, w.stratifier, int(repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds)])
+    made_by = software(splitter)  # stratbench's version and any package the method delegates to
+    write_rows(out_runtime[i], ["dataset", "stratifier", "repeat", "examples", "labels", "nnz", "seconds", "software"],
+               [(w.dataset, w.stratifier, int(repeat), Y.shape[0], Y.shape[1], Y.nnz, seconds, made_by)])
     values = fold_quality(Y, folds.astype(np.int64), int(p.n_splits))
-    write_rows(out_quality[i], ["dataset", "stratifier", "repeat", "measure", "value"],
-               [(w.dataset, w.stratifier, int(repeat), m, float(v)) for m, v in values.items()])
+    write_rows(out_quality[i], ["dataset", "stratifier", "repeat", "measure", "value", "software"],
+               [(w.dataset, w.stratifier, int(repeat), m, float(v), made_by) for m, v in values.items()])
 finish()

@@ -20,6 +20,8 @@ class MultilabelClassifier:
     default it is ``fit`` then ``predict`` and ``predict_scores``.
     """
 
+    delegates_to = ("scikit-learn",)  # its forests: their versions go in the score tables
+
     def __init__(self, n_estimators=100, max_features="sqrt", n_jobs=1, random_state=None, **forest_params):
         self.n_estimators = n_estimators
         self.max_features = max_features

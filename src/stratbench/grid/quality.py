@@ -12,7 +12,7 @@ from stratbench import StratbenchError, stratifiers
 from stratbench.labels import label_combinations
 from stratbench.measures.fold_quality import exact_size_floors, fold_quality
 
-GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value"]
+GRID_COLUMNS = ["dataset", "stratifier", "k", "repeat", "measure", "value", "software"]
 
 
 def quality_grid(Y, name: str, spec: dict, ks: list[int], seeds: list[int], groups=None) -> pd.DataFrame:

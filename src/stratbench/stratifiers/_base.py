@@ -106,6 +106,7 @@ class MultilabelStratifier:
     kernels: tuple = ()  # its compiled (numba) kernels: compiled once per environment, their first compilation announced
     compile_seconds = 0.0  # about how long that compilation takes (this project's 2-core machine)
     needs_groups = False  # whether it splits only with groups (the grouped track's baselines)
+    delegates_to: tuple = ()  # the packages whose code makes its folds (their versions go in the result tables)
 
     def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
         self.n_splits = n_splits

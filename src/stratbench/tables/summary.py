@@ -15,8 +15,8 @@ import pandas as pd
 
 from stratbench.measures.names import COUNT_MEASURES, FOLD_QUALITY_LABELS
 
-SCORE_COLUMNS = ["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value"]
-FOLD_QUALITY_COLUMNS = ["dataset", "stratifier", "repeat", "measure", "value"]
+SCORE_COLUMNS = ["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value", "software"]
+FOLD_QUALITY_COLUMNS = ["dataset", "stratifier", "repeat", "measure", "value", "software"]
 
 
 def _mean(x) -> float:

@@ -21,6 +21,7 @@ class GroupKFoldBaseline(GroupBaseline):
     reference = "scikit-learn GroupKFold (Pedregosa et al. 2011)"
 
     seeded = False
+    delegates_to = ("scikit-learn",)
 
     def _row_folds(self, Y, member, k, seed):
         from sklearn.model_selection import GroupKFold  # imported by the split that uses it

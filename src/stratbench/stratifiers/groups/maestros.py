@@ -29,6 +29,7 @@ class MaestrosBaseline(GroupBaseline):
     ([4, 4, 4], [[0, 2, 2], [2, 2, 0], [2, 0, 2]])
     """
     reference = "maestros (PyPI, 2023): iterative-stratification over group labelsets"
+    delegates_to = ("iterative-stratification",)
 
     def _row_folds(self, Y, member, k, seed):
         from iterstrat.ml_stratifiers import MultilabelStratifiedKFold
