@@ -15,14 +15,23 @@ def _mirror() -> Path | None:
     return default if default.is_dir() else None
 
 
+GET_A_MIRROR = (f"set {MIRROR_ENV} to a MULAN mirror folder (`python -m stratbench mirror <folder>` downloads one, "
+                "27 MB), or keep one at ../shared/datasets/mulan beside the checkout")
+
+
+def pytest_report_header(config):
+    path = _mirror()
+    return f"MULAN mirror: {path}" if path else f"MULAN mirror: none, so the real-data tests skip; {GET_A_MIRROR}"
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     """The local MULAN mirror; CI must have it (a skip there would hide the real-data tests)."""
     path = _mirror()
     if path is None:
         if os.environ.get("CI"):
-            pytest.fail(f"CI run without the MULAN mirror: set {MIRROR_ENV}")
-        pytest.skip(f"no MULAN mirror ({MIRROR_ENV} unset)")
+            pytest.fail(f"CI run without the MULAN mirror: {GET_A_MIRROR}")
+        pytest.skip(f"no MULAN mirror: {GET_A_MIRROR}")
     return path
 
 

@@ -51,7 +51,7 @@ def test_http_error_leaves_no_file(server, tmp_path):
 def test_local_folder_mirror_and_missing_file(mirror, tmp_path):
     remote = entry("scene").data_files[0]
     assert sha256_of(fetch(remote, tmp_path / "scene-train.arff", str(mirror))) == remote.sha256
-    with pytest.raises(FetchError, match="not found in the mirror"):
+    with pytest.raises(FetchError, match="no such file in the mirror"):
         fetch(RemoteFile("nowhere/x.arff", "0" * 64, 1), tmp_path / "x.arff", str(mirror))
     assert [p.name for p in tmp_path.iterdir()] == ["scene-train.arff"]
 

@@ -62,7 +62,7 @@ def test_a_users_own_dataset_arff_and_matrix_pair(tmp_path, mirror):
     sp.save_npz(tmp_path / "data" / "Y.npz", sp.csr_matrix(np.full((40, 4), 2, dtype=np.int8)))  # not 0/1
     result = run_snakemake(tmp_path, config, "--cores", "1", "results/tiny/tables/dataset_statistics.csv")
     out = result.stdout + result.stderr
-    assert result.returncode != 0 and re.search(r"data/Y\.npz: label column 0 is not 0/1 \(value 2\)", out), out[-2000:]
+    assert result.returncode != 0 and re.search(r"data/Y\.npz: label column 0 is not 0/1 \(value 2 at row 0\)", out), out[-2000:]
 
 
 def test_a_failed_job_shows_the_end_of_its_log_on_screen(tmp_path, mirror):

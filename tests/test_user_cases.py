@@ -155,7 +155,7 @@ def test_label_names_are_refused_naming_multilabelbinarizer(y):
 
 
 def test_values_are_printed_as_they_are_and_none_is_named():
-    with pytest.raises(ValueError, match=r"label column 0 is not 0/1 \(value 0\.9999999\)"):
+    with pytest.raises(ValueError, match=r"label column 0 is not 0/1 \(value 0\.9999999 at row 0\)"):
         as_label_matrix(np.array([[0.9999999, 0.0], [1.0, 1.0]]))
     with pytest.raises(ValueError, match="y is None"):
         stratifiers.get("iterative", n_splits=2).fold_ids(None)
@@ -166,13 +166,13 @@ def test_values_are_printed_as_they_are_and_none_is_named():
 @pytest.mark.parametrize("params, message", [
     ({"random_state": -1}, r"random_state=-1: a seed must be a non-negative integer"),
     ({"random_state": 1.5}, r"random_state must be None, an int"),
-    ({"n_splits": 1}, r"n_splits must be an integer ≥ 2, got 1"),
-    ({"n_splits": 2.5}, r"n_splits must be an integer ≥ 2, got 2.5"),
-    ({"n_splits": 0, "test_size": 0.2}, r"n_splits must be an integer ≥ 1, got 0"),
+    ({"n_splits": 1}, r"n_splits=1: cross-validation needs at least one train/test split: n_splits=2 or more"),
+    ({"n_splits": 2.5}, r"n_splits must be an integer, got 2.5 of type float"),
+    ({"n_splits": 0, "test_size": 0.2}, r"n_splits=0: cross-validation needs n_splits ≥ 1"),
     ({"test_size": 1.5}, r"test_size must be a share in \(0, 1\) or a count ≥ 1, got 1.5"),
     ({"test_size": 0}, r"test_size=0: a count of examples must be ≥ 1"),
     ({"train_size": -0.2}, r"train_size must be a share in \(0, 1\)"),
-    ({"fold_shares": [1, -1]}, r"fold_shares must be ≥ 2 positive numbers"),
+    ({"fold_shares": [1, -1]}, r"fold_shares must be 2 or more positive numbers"),
 ])
 def test_parameters_are_checked_when_the_splitter_is_built(params, message):
     for name in ("iterative", "random"):

@@ -18,7 +18,12 @@ def test_tables_hold_the_expected_rows(finished_runs):
     assert stats.loc["emotions", ["labels", "examples", "labelsets"]].tolist() == [6, 593, 27]
 
     scores = pd.read_csv(tables / "scores.csv")
-    assert list(scores.columns) == ["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value"]
+    assert list(scores.columns) == ["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value", "software"]
+    from sklearn import __version__ as sklearn_version
+
+    from stratbench import __version__
+
+    assert set(scores["software"]) == {f"stratbench {__version__}; scikit-learn {sklearn_version}"}  # the forests
     assert len(scores) == 2 * 2 * 2 * 3 * 6  # datasets × stratifiers × repeats × folds × measures
     assert scores.groupby(["dataset", "stratifier", "repeat"])["fold"].nunique().eq(3).all()
     emo = scores[(scores.dataset == "emotions") & (scores.measure == "hamming_loss")]["value"]
@@ -30,6 +35,7 @@ def test_tables_hold_the_expected_rows(finished_runs):
     measures = {"ED", "LD", "FZ", "FLZ", "rLD", "DCP", "LPD", "FLPZ", "pair_zero_share", "pair_zero_share_std",
                 "pair_zero_share_2dp", "pair_zero_share_2dp_std"}
     assert len(quality) == 2 * 2 * 2 * len(measures) and set(quality["measure"]) == measures
+    assert set(quality["software"]) == {f"stratbench {__version__}"}  # random and iterative delegate to nothing
     runtime = pd.read_csv(tables / "stratifier_runtime.csv")
     assert len(runtime) == 8 and (runtime["seconds"] > 0).all() and (runtime["seconds"] < 60).all()
     ranks = pd.read_csv(tables / "average_ranks.csv")

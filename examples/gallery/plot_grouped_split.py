@@ -12,7 +12,7 @@ import numpy as np
 from stratbench import MultilabelStratifiedGroupKFold
 from stratbench.datasets import generate_synthetic
 
-data = generate_synthetic("grouped", examples=500, labels=8, features=10, cardinality=1.6, dependence=0.3, seed=4,
+data = generate_synthetic("grouped", examples=500, labels=8, features=10, cardinality=1.8, dependence=0.3, seed=4,
                           centroids=4)
 rng = np.random.default_rng(0)
 groups = rng.integers(0, 80, size=data.Y.shape[0])  # 80 groups of varying size

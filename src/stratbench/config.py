@@ -49,7 +49,7 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
 
 
 def locate(keys: tuple, files) -> str | None:
-    """``file, line L, column C`` of the key path ``keys`` (or its deepest part) in the last of the YAML
+    r"""``file, line L, column C`` of the key path ``keys`` (or its deepest part) in the last of the YAML
     ``files`` that holds it (the config files a run was given, later ones over earlier ones), else None.
 
     >>> import tempfile, os
