@@ -14,6 +14,11 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the caller's caller outside stratbench."""
     frame, level = sys._getframe(1), 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+    while frame is not None and _inside(frame.f_code.co_filename):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    warnings.warn(message, category, stacklevel=level if frame is not None else 2)  # no user frame: stratbench's own
+
+
+def _inside(filename: str) -> bool:
+    """Whether a frame is stratbench's (or the interpreter's start-up: ``python -m stratbench``)."""
+    return filename.startswith("<frozen") or os.path.abspath(filename).startswith(_PACKAGE)

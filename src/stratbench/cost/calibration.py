@@ -223,7 +223,9 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
     groups = dataset_groups(ds, study.datasets[dataset].get("groups"), study.split_seed(dataset, 0))
     stratifier_s, folds = {}, None
     for name in study.stratifiers:
-        ids, stratifier_s[name] = timed_fold_ids(study.stratifier(name, n_splits=k, random_state=0), Y, groups)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # rare labels, far fold sizes: the fold jobs say them
+            ids, stratifier_s[name] = timed_fold_ids(study.stratifier(name, n_splits=k, random_state=0), Y, groups)
         folds = ids if folds is None else folds
     start = time.perf_counter()
     comb = label_combinations(Y)
