@@ -176,6 +176,11 @@ def _check_cv_error(study) -> None:
     if max(cv["n_splits"]) > min(cv["sizes"]):
         raise StratbenchError(f"config: cv_error.n_splits {max(cv['n_splits'])} is greater than the smallest "
                               f"development sample ({min(cv['sizes'])} rows)")
+    forest = cv.get("forest") or {}
+    unknown = sorted(set(forest.get("datasets", [])) - set(study.datasets))
+    if unknown or set(forest.get("sizes", [])) - set(cv["sizes"]):
+        raise StratbenchError(f"config: cv_error.forest names datasets or sizes the study does not have: "
+                              f"{unknown or sorted(set(forest['sizes']) - set(cv['sizes']))}")
     for d in study.datasets:
         examples = study.shape(d)[0]
         if max(cv["sizes"]) + cv["min_pool"] > examples:

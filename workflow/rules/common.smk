@@ -9,6 +9,8 @@ from stratbench import cost, papers
 from stratbench.papers import tables as paper_tables
 from stratbench._snakemake import coalesce_reevaluations, dry_run_summary, use_import_paths
 from stratbench.datasets import registry
+from stratbench.cv_error.learners import SELECTION
+from stratbench.cv_error.run import learners_of
 from stratbench.datasets.local import file_list as local_files
 from stratbench.study import Study
 
@@ -155,6 +157,21 @@ def cv_files(kind):
     return expand(f"{study.results}/cv_error/{{dataset}}/m{{m}}/{kind}", dataset=study.datasets, m=study.cv_sizes)
 
 
+CV_PARTS = ("stats", "choices", "splits", "theory")  # what a cv_estimates job writes (stratbench.cv_error.run)
+CV_FIGURES = ("cv_error_decomposition_pooled", "cv_error_decomposition_part_mean", "cv_error_count_model",
+              "cv_error_model_choice")
+
+
+def cv_learners(dataset, m):
+    """The learners of a (dataset, m) cell (``forest`` where ``cv_error.forest`` lets it run)."""
+    return learners_of(study.cv_error, dataset, m)
+
+
+def cv_truth_learners(dataset, m):
+    """The cell's learners and the model-selection task's candidates, whose truths its tables need."""
+    return list(dict.fromkeys([*cv_learners(dataset, m), *SELECTION]))
+
+
 def job_outputs(*kinds):
     """Every (dataset, stratifier, repeat) job's file of each kind (config/README.md lists them): targets of
     the study, so that one deleted from a finished study is made again by a plain run."""
@@ -204,9 +221,8 @@ def all_outputs():
     if study.cv_error:  # a "does it matter" study: its tables, figures and verdict
         return [
             f"{tables}/dataset_statistics.csv",
-            f"{tables}/cv_error.md",
             f"{study.results}/report/does_it_matter.md",
-            *figures("cv_error_bias_variance", "cv_error_model_choice"),
+            *figures(*CV_FIGURES),
         ]
     outputs = [
         *job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),

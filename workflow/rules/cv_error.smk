@@ -1,12 +1,12 @@
-# The "does it matter" study (config/cv_error.yaml; docs/ALGORITHMS.md §12): the truth of every development
+# The "does it matter" study (config/cv_error.yaml; docs/ALGORITHMS.md §12): the truths of every development
 # sample per (dataset, m), one job per (dataset, m, stratifier) for every sample × k × CV repeat's estimates,
-# then the error tables, the tests, two figures and the generated "Does it matter?" section.
+# then the tables and their paired tests, three figures and the generated "Does it matter?" section.
 
 
 rule cv_truth:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=code("cv_error/run.py", "cv_error/learners.py", "cv_error/measures.py", "seeds.py"),
+        code=code("cv_error/run.py", "cv_error/learners.py", "cv_error/measures.py", "cv_error/theory.py", "seeds.py"),
     output:
         f"{study.results}/cv_error/{{dataset}}/m{{m}}/truth.csv",
     log:
@@ -19,7 +19,9 @@ rule cv_truth:
         **asks("cv_truth"),
     params:
         samples=study.cv_error.get("samples"),
-        learners=study.cv_error.get("learners"),
+        learners=lambda w: cv_truth_learners(w.dataset, int(w.m)),
+        ks=study.cv_error.get("n_splits"),
+        max_pool=study.cv_error.get("max_pool"),
         seed=study.seed,
     script:
         "../scripts/cv_truth.py"
@@ -29,10 +31,9 @@ rule cv_estimates:
     input:
         data=lambda w: study.dataset_file(w.dataset),
         code=lambda w: method_sources("stratifier", w.stratifier)
-        + code("cv_error/run.py", "cv_error/learners.py", "cv_error/measures.py", "seeds.py"),
+        + code("cv_error/run.py", "cv_error/learners.py", "cv_error/measures.py", "cv_error/theory.py", "seeds.py"),
     output:
-        estimates=f"{study.results}/cv_error/{{dataset}}/m{{m}}/estimates/{{stratifier}}.csv",
-        splits=f"{study.results}/cv_error/{{dataset}}/m{{m}}/splits/{{stratifier}}.csv",
+        **{part: f"{study.results}/cv_error/{{dataset}}/m{{m}}/{part}/{{stratifier}}.csv" for part in CV_PARTS},
     log:
         f"logs/{study.name}/cv_estimates/{{dataset}}/m{{m}}/{{stratifier}}.log",
     benchmark:
@@ -46,7 +47,7 @@ rule cv_estimates:
         samples=study.cv_error.get("samples"),
         repeats=len(study.repeats),
         ks=study.cv_error.get("n_splits"),
-        learners=study.cv_error.get("learners"),
+        learners=lambda w: cv_learners(w.dataset, int(w.m)),
         seed=study.seed,
     script:
         "../scripts/cv_estimates.py"
@@ -55,17 +56,14 @@ rule cv_estimates:
 rule cv_error_tables:
     input:
         truth=cv_files("truth.csv"),
-        estimates=[f for s in study.stratifiers for f in cv_files(f"estimates/{s}.csv")],
-        splits=[f for s in study.stratifiers for f in cv_files(f"splits/{s}.csv")],
-        code=code("cv_error/summary.py", "stats.py"),
+        **{part: [f for s in study.stratifiers for f in cv_files(f"{part}/{s}.csv")] for part in CV_PARTS},
+        code=code("cv_error/summary.py"),
     output:
         errors=f"{study.results}/tables/cv_error.csv",
-        choices=f"{study.results}/tables/cv_error_choice.csv",
-        ranks=f"{study.results}/tables/cv_error_ranks.csv",
-        tests=f"{study.results}/tables/cv_error_friedman_nemenyi.csv",
-        pairs=f"{study.results}/tables/cv_error_nemenyi_pairwise.csv",
         paired=f"{study.results}/tables/cv_error_paired.csv",
-        md=f"{study.results}/tables/cv_error.md",
+        estimators=f"{study.results}/tables/cv_error_estimators.csv",
+        choices=f"{study.results}/tables/cv_error_choice.csv",
+        theory=f"{study.results}/tables/cv_error_theory.csv",
     log:
         f"logs/{study.name}/cv_error_tables.log",
     conda:
@@ -76,6 +74,7 @@ rule cv_error_tables:
         stratifiers=list(study.stratifiers),
         baseline=study.cv_error.get("baseline"),
         alpha=study.alpha,
+        seed=study.seed,
     script:
         "../scripts/cv_error_tables.py"
 
@@ -84,20 +83,19 @@ rule plot_cv_error:
     input:
         errors=f"{study.results}/tables/cv_error.csv",
         choices=f"{study.results}/tables/cv_error_choice.csv",
-        code=code("cv_error/figures.py", "figures.py"),
+        theory=f"{study.results}/tables/cv_error_theory.csv",
+        estimators=f"{study.results}/tables/cv_error_estimators.csv",
+        code=code("cv_error/figures.py", "cv_error/verdict.py", "figures.py"),
     output:
-        bias_variance=report(
-            f"{study.results}/figures/cv_error_bias_variance.png",
-            caption="../report/cv_error.rst",
-            category="Does it matter?",
-        ),
-        bias_variance_pdf=f"{study.results}/figures/cv_error_bias_variance.pdf",
-        choice=report(
-            f"{study.results}/figures/cv_error_model_choice.png",
-            caption="../report/cv_error.rst",
-            category="Does it matter?",
-        ),
-        choice_pdf=f"{study.results}/figures/cv_error_model_choice.pdf",
+        **{
+            name: report(
+                f"{study.results}/figures/{name}.png",
+                caption="../report/cv_error.rst",
+                category="Does it matter?",
+            )
+            for name in CV_FIGURES
+        },
+        **{f"{name}_pdf": f"{study.results}/figures/{name}.pdf" for name in CV_FIGURES},
     log:
         f"logs/{study.name}/plot_cv_error.log",
     conda:
@@ -113,10 +111,10 @@ rule plot_cv_error:
 rule cv_error_verdict:
     input:
         errors=f"{study.results}/tables/cv_error.csv",
-        choices=f"{study.results}/tables/cv_error_choice.csv",
-        tests=f"{study.results}/tables/cv_error_friedman_nemenyi.csv",
         paired=f"{study.results}/tables/cv_error_paired.csv",
-        overview=f"{study.results}/tables/cv_error.md",
+        estimators=f"{study.results}/tables/cv_error_estimators.csv",
+        choices=f"{study.results}/tables/cv_error_choice.csv",
+        theory=f"{study.results}/tables/cv_error_theory.csv",
         code=code("cv_error/verdict.py"),
     output:
         f"{study.results}/report/does_it_matter.md",
@@ -136,6 +134,7 @@ rule cv_error_verdict:
             repeats=len(study.repeats),
             ks=study.cv_error.get("n_splits"),
             learners=study.cv_error.get("learners"),
+            forest=study.cv_error.get("forest") or {},
         ),
     script:
         "../scripts/cv_error_verdict.py"

@@ -1,9 +1,7 @@
-"""The generated "Does it matter?" section, with the overview table under it."""
+"""The generated "Does it matter?" section."""
 from stratbench._snakemake import finish, setup
 
 setup(snakemake)
-
-from pathlib import Path
 
 import pandas as pd
 
@@ -11,8 +9,7 @@ from stratbench.cv_error.verdict import verdict
 from stratbench.io import write_text
 
 i, p = snakemake.input, snakemake.params
-tables = {name: pd.read_csv(getattr(i, name)) for name in ("errors", "choices", "tests", "paired")}
-text = verdict(tables["errors"], tables["choices"], tables["paired"], tables["tests"], p.baseline, p.setup, p.alpha)
-overview = Path(i.overview).read_text(encoding="utf-8").split("\n", 2)[2]
-write_text(snakemake.output[0], f"{text}\n### Every measure and stratifier\n\n{overview}")
+tables = {name: pd.read_csv(getattr(i, name)) for name in ("errors", "paired", "estimators", "choices", "theory")}
+write_text(snakemake.output[0], verdict(tables["errors"], tables["paired"], tables["estimators"], tables["choices"],
+                                        tables["theory"], p.baseline, p.setup, p.alpha))
 finish()

@@ -1,5 +1,6 @@
-"""The truth of every development sample of one (dataset, m): each learner fitted on the sample, scored
-on the rows left out of it."""
+"""The truths of every development sample of one (dataset, m): each learner (and each candidate of the
+model-selection task) fitted on the sample, and on the first m(k − 1)/k rows of it, scored on the rows left
+out; the pool's bootstrap noise."""
 from stratbench._snakemake import finish, setup
 
 setup(snakemake)
@@ -10,6 +11,6 @@ from stratbench.io import write_rows
 
 w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
-rows = truth_rows(ds.X, ds.Y, int(w.m), p.samples, p.learners, p.seed, w.dataset)
+rows = truth_rows(ds.X, ds.Y, int(w.m), p.samples, p.learners, p.ks, p.seed, w.dataset, p.max_pool)
 write_rows(snakemake.output[0], ["dataset", "m", *TRUTH_COLUMNS], [(w.dataset, int(w.m), *r) for r in rows])
 finish()

@@ -262,31 +262,47 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
 
 def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
     """Seconds per development sample of a "does it matter" study's jobs, each size m, with one BLAS
-    thread as a job has: the truth (every learner fitted on the sample and scored on its pool), and each
+    thread as a job has: the truths (every learner and model-selection candidate fitted on the sample and on
+    its fold-sized start, scored on its pool, with the pool's bootstrap on the first samples), and each
     stratifier's estimates: the sample's preparation (its kernel, the learners' solves), timed once, plus
     J times one CV repeat at every k, timed once beyond the preparation. The stratifier runs once at
     every k beforehand (numba's load, which a job pays once)."""
     from threadpoolctl import threadpool_limits
 
-    from stratbench.cv_error.run import development_rows, estimate_rows, prepare_learners, splitter_factory, truth_rows
+    from stratbench.cv_error.learners import SELECTION
+    from stratbench.cv_error.run import (
+        NOISE_SAMPLES,
+        development_rows,
+        estimate_rows,
+        learners_of,
+        prepare_learners,
+        splitter_factory,
+        truth_rows,
+    )
 
     cv, seed = study.cv_error, study.seed
     out: dict = {part: {} for part in ["truth", *study.stratifiers]}
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # labels rarer than k in small samples: expected
         for m in study.cv_sizes:
+            names = learners_of(cv, dataset, m)
+            every = list(dict.fromkeys([*names, *SELECTION]))
+            share = min(1.0, NOISE_SAMPLES / cv["samples"])  # the bootstrap runs on the first samples only
+            timed = {}
+            for kind, samples in (("bootstrapped", range(1)), ("plain", range(NOISE_SAMPLES, NOISE_SAMPLES + 1))):
+                start = time.perf_counter()
+                truth_rows(ds.X, ds.Y, m, samples, every, cv["n_splits"], seed, dataset, cv.get("max_pool"))
+                timed[kind] = time.perf_counter() - start
+            out["truth"][m] = share * timed["bootstrapped"] + (1 - share) * timed["plain"]
             start = time.perf_counter()
-            truth_rows(ds.X, ds.Y, m, 1, cv["learners"], seed, dataset)
-            out["truth"][m] = time.perf_counter() - start
-            start = time.perf_counter()
-            prepare_learners(ds.X, ds.Y, development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0], cv["learners"], 0)
+            prepare_learners(ds.X, ds.Y, development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0], every, 0)
             prepare_s = time.perf_counter() - start
             for name, spec in study.stratifiers.items():
                 make = splitter_factory(name, spec)
                 for k in cv["n_splits"]:  # loads its kernels: a job pays that once, not once a repeat
                     make(k, 0).fold_ids(ds.Y[: min(study.cv_sizes)])
                 start = time.perf_counter()
-                estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], cv["learners"], make, seed, dataset)
+                estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], names, make, seed, dataset)
                 repeat_s = max(0.0, time.perf_counter() - start - prepare_s)
                 out[name][m] = prepare_s + repeat_s * len(study.repeats)
             log(f"  {dataset} m={m}: truth {out['truth'][m]:.2f} s per sample; estimates "

@@ -1,13 +1,22 @@
-"""The two jobs of the study: the truth of every development sample, and the CV estimates of one
-stratifier (docs/ALGORITHMS.md §12).
+"""The two jobs of the study: the truths of every development sample, and the CV estimates of one stratifier
+(docs/ALGORITHMS.md §12).
 
 For sample r of size m of a dataset with n rows, a permutation of the rows drawn from the seed of
-(dataset, r, "development") gives the development sample (its first m rows, in that shuffled order)
-and the truth pool (the other n − m rows); the samples of two sizes are nested. The *truth* of a
-learner and a measure is its value on the pool for the learner fitted on the whole development
-sample. The *estimate* of CV repeat j is the mean over the k test parts of the measure on that part
-(a part where the measure is undefined is left out of the mean), the split drawn by the stratifier
-with the seed of (dataset, r, "cv", j): the same seed for every stratifier, size and k.
+(dataset, m, r, "development") gives the development sample (its first m rows, in that shuffled order) and
+the truth pool (up to ``max_pool`` of the other rows): the samples of two sizes are drawn independently.
+Two truths of a learner and a measure: ``err_xy``, its value on the pool for the learner fitted on the whole
+development sample (the model at hand), and ``err``, its value on the pool for the learner fitted on the
+sample's first ⌊m(k − 1)/k⌋ rows (a fresh training set of the size a CV's folds train on: averaged over the
+samples it is the expected risk CV estimates, Bates, Hastie & Tibshirani 2023). The truth's own noise is
+the variance of the measure over bootstrap resamples of the pool rows.
+
+A CV repeat j splits the sample with the seed of (dataset, m, r, "cv", j), the same for every stratifier and
+k. Two estimates of each measure: ``part_mean``, the mean over the k test parts of the measure on that part
+(a part where it is undefined left out), and ``pooled``, the measure on the out-of-fold predictions of all k
+parts at once (Forman & Scholz 2010; for AUC the pooled scores mix the k models, which ``part_mean`` avoids).
+A job keeps, per (sample, k, learner, measure, estimator), the mean and the variance over the J repeats; the
+picks of the model-selection tasks; the distinct test sets; and the count-model quantities of
+:mod:`stratbench.cv_error.theory`.
 """
 
 from __future__ import annotations
@@ -19,88 +28,183 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import stratifiers
-from stratbench.cv_error.learners import LEARNERS, normalised_rows, similarity
-from stratbench.cv_error.measures import MEASURES, part_measures
+from stratbench.cv_error import theory
+from stratbench.cv_error.learners import LEARNERS, SELECTION, normalised_rows, similarity
+from stratbench.cv_error.measures import LOWER_IS_BETTER, MEASURES, part_measures
 from stratbench.seeds import derive_seed, seed_sequence
 
-TRUTH_COLUMNS = ["sample", "learner", "measure", "truth", "undefined"]
-ESTIMATE_COLUMNS = ["sample", "k", "repeat", "learner", "measure", "estimate", "undefined", "parts_undefined"]
+ESTIMATORS = ("part_mean", "pooled")
+TRUTH_COLUMNS = ["sample", "learner", "measure", "target", "k", "truth", "noise"]
+STATS_COLUMNS = ["sample", "k", "learner", "measure", "estimator", "repeats", "mean", "variance", "undefined",
+                 "parts_undefined"]
+CHOICE_COLUMNS = ["sample", "k", "measure", "estimator", "task", "candidate", "picked"]
 SPLIT_COLUMNS = ["sample", "k", "splits", "test_sets", "distinct_test_sets", "split_seconds"]
+THEORY_COLUMNS = ["sample", "k", "quantity", "observed", "random", "stratified"]
+NOISE_RESAMPLES = 30  # bootstrap resamples of a truth pool, on the first NOISE_SAMPLES samples of a size
+NOISE_SAMPLES = 10
 
 
-def development_rows(n: int, m: int, base_seed: int, dataset: str, sample: int) -> tuple[np.ndarray, np.ndarray]:
-    """(development rows in their drawn order, truth-pool rows sorted) of sample ``sample``."""
-    order = np.random.default_rng(seed_sequence(base_seed, dataset, sample, "development")).permutation(n)
-    return order[:m], np.sort(order[m:])
+def development_rows(n: int, m: int, base_seed: int, dataset: str, sample: int,
+                     max_pool: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(development rows in their drawn order, truth-pool rows sorted) of sample ``sample`` of size ``m``;
+    the pool is the next ``max_pool`` rows of the permutation (all the others where None)."""
+    order = np.random.default_rng(seed_sequence(base_seed, dataset, sample, "development", m)).permutation(n)
+    end = n if max_pool is None else min(n, m + max_pool)
+    return order[:m], np.sort(order[m:end])
 
 
-def cv_seed(base_seed: int, dataset: str, sample: int, repeat: int) -> int:
-    """The seed every stratifier gets for CV repeat ``repeat`` of development sample ``sample``."""
-    return derive_seed(base_seed, dataset, sample, "cv", repeat)
+def cv_seed(base_seed: int, dataset: str, m: int, sample: int, repeat: int) -> int:
+    """The seed every stratifier gets for CV repeat ``repeat`` of development sample ``sample`` of size m."""
+    return derive_seed(base_seed, dataset, sample, "cv", m, repeat)
 
 
-def prepare_learners(X, Y, rows, learners, seed) -> tuple[dict, np.ndarray]:
-    """The learners prepared on the development rows ``rows`` (their kernel computed once), and those
-    rows' normalised features."""
+def learners_of(cv: dict, dataset: str, m: int) -> list[str]:
+    """The learners of a (dataset, m) cell: the study's, ``forest`` only where ``cv_error.forest`` lets it run."""
+    allowed = cv.get("forest") or {}
+    def runs(name):
+        if name != "forest" or not allowed:
+            return True
+        return dataset in allowed.get("datasets", [dataset]) and m in allowed.get("sizes", [m])
+    return [name for name in cv["learners"] if runs(name)]
+
+
+def prepare_learners(X, Y, rows, names, seed) -> tuple[dict, object]:
+    """The learners ``names`` prepared on the development rows ``rows`` (their kernel computed once), and
+    those rows' normalised features."""
     Xd = normalised_rows(X[rows])
     K = similarity(Xd, Xd)
     Yd = Y[rows].toarray() if sp.issparse(Y) else np.asarray(Y)[rows]
-    return {name: LEARNERS[name](K, Yd, Xd, seed) for name in learners}, Xd
+    return {name: LEARNERS[name](K, Yd, Xd, seed) for name in names}, Xd
 
 
-def truth_rows(X, Y, m: int, samples: int, learners: list[str], base_seed: int, dataset: str) -> list[tuple]:
-    """Rows (sample, learner, measure, truth, undefined) of every development sample of size ``m``."""
+def _dense(Y, rows) -> np.ndarray:
+    return Y[rows].toarray() if sp.issparse(Y) else np.asarray(Y)[rows]
+
+
+def truth_rows(X, Y, m: int, samples: int | range, names: list[str], ks: list[int], base_seed: int, dataset: str,
+               max_pool: int | None = None) -> list[tuple]:
+    """Rows :data:`TRUTH_COLUMNS` of every development sample of size ``m`` (``samples`` of them, or those of a
+    range): ``err_xy`` (for every k, the same value) with the pool's bootstrap noise on the first
+    :data:`NOISE_SAMPLES` samples, and ``err`` per k."""
     rows = []
-    for r in range(samples):
-        dev, pool = development_rows(Y.shape[0], m, base_seed, dataset, r)
-        prepared, Xd = prepare_learners(X, Y, dev, learners, derive_seed(base_seed, dataset, r, "model"))
+    for r in (range(samples) if isinstance(samples, int) else samples):
+        dev, pool = development_rows(Y.shape[0], m, base_seed, dataset, r, max_pool)
+        prepared, Xd = prepare_learners(X, Y, dev, names, derive_seed(base_seed, dataset, r, "model", m))
         Xp = normalised_rows(X[pool])
         K_pool = similarity(Xp, Xd)
-        Y_pool = Y[pool].toarray() if sp.issparse(Y) else np.asarray(Y)[pool]
+        Y_pool = _dense(Y, pool).astype(bool)
+        resamples = (np.random.default_rng(seed_sequence(base_seed, dataset, r, "noise", m)).integers(
+            0, len(pool), (NOISE_RESAMPLES, len(pool))) if r < NOISE_SAMPLES else None)
         for name, learner in prepared.items():
-            values = part_measures(Y_pool, learner.pool_scores(K_pool, Xp))
-            rows += [(r, name, measure, *values[measure]) for measure in MEASURES]
+            S = learner.pool_scores(K_pool, Xp)
+            values = part_measures(Y_pool, S)
+            noise = {measure: np.nan for measure in MEASURES}
+            if resamples is not None and name not in SELECTION:
+                draws = [part_measures(Y_pool[b], S[b]) for b in resamples]
+                noise = {measure: float(np.nanvar([d[measure][0] for d in draws])) for measure in MEASURES}
+            for k in ks:
+                train = np.arange((m * (k - 1)) // k)  # the first rows of a shuffled sample: a fresh training set
+                fresh = part_measures(Y_pool, learner.pool_scores(K_pool, Xp, train))
+                rows += [(r, name, measure, "err_xy", k, values[measure][0], noise[measure]) for measure in MEASURES]
+                rows += [(r, name, measure, "err", k, fresh[measure][0], np.nan) for measure in MEASURES]
     return rows
 
 
-def estimate_rows(X, Y, m: int, samples: int, repeats: int, ks: list[int], learners: list[str], make_splitter,
-                  base_seed: int, dataset: str) -> tuple[list[tuple], list[tuple]]:
-    """(estimate rows, split rows) of one stratifier over every development sample of size ``m``, CV
-    repeat and k. ``make_splitter(k, seed)`` builds the stratifier."""
-    rows, splits = [], []
+def estimate_rows(X, Y, m: int, samples: int, repeats: int, ks: list[int], names: list[str], make_splitter,
+                  base_seed: int, dataset: str) -> dict[str, list[tuple]]:
+    """One stratifier's rows over every development sample of size ``m``, CV repeat and k: ``stats``
+    (:data:`STATS_COLUMNS`), ``choices`` (:data:`CHOICE_COLUMNS`: how often CV picks each candidate of a
+    task, ``learner`` among ``names`` and ``neighbours`` among kNN's), ``splits`` and ``theory``.
+    ``make_splitter(k, seed)`` builds the stratifier."""
+    out = {"stats": [], "choices": [], "splits": [], "theory": []}
     Y = sp.csr_matrix(Y)
+    every = list(dict.fromkeys([*names, *SELECTION]))
+    tasks = {"learner": names, "neighbours": list(SELECTION)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # labels rarer than k, fold sizes: expected on small samples
         for r in range(samples):
             dev, _ = development_rows(Y.shape[0], m, base_seed, dataset, r)
-            prepared, _ = prepare_learners(X, Y, dev, learners, derive_seed(base_seed, dataset, r, "model"))
+            prepared, _ = prepare_learners(X, Y, dev, every, derive_seed(base_seed, dataset, r, "model", m))
             Y_dev = Y[dev]
-            truth_dense = Y_dev.toarray().astype(bool)
+            truth = Y_dev.toarray().astype(bool)
             for k in ks:
                 seen, seconds = set(), 0.0
+                estimates = {}  # (learner, measure, estimator) → J estimates
+                undefined = {}
+                observed = []
                 for j in range(repeats):
                     start = time.perf_counter()
-                    folds = make_splitter(k, cv_seed(base_seed, dataset, r, j)).fold_ids(Y_dev)
+                    folds = make_splitter(k, cv_seed(base_seed, dataset, m, r, j)).fold_ids(Y_dev)
                     seconds += time.perf_counter() - start
                     parts = [np.flatnonzero(folds == f) for f in range(k)]
                     seen.update(p.tobytes() for p in parts)
                     for name, learner in prepared.items():
-                        rows += [(r, k, j, name, *row) for row in cv_estimate(learner, folds, parts, truth_dense)]
-                splits.append((r, k, repeats, repeats * k, len(seen), seconds))
-    return rows, splits
+                        values, predicted = cv_estimates(learner, folds, parts, truth)
+                        for key, (value, share, parts_share) in values.items():
+                            estimates.setdefault((name, *key), []).append(value)
+                            undefined.setdefault((name, *key), []).append((share, parts_share))
+                        if name == names[0]:  # the count model on the first learner's out-of-fold outcomes
+                            observed.append(theory.observe(truth, parts, predicted))
+                out["splits"].append((r, k, repeats, repeats * k, len(seen), seconds))
+                for (name, measure, estimator), values in estimates.items():
+                    if name not in names:
+                        continue
+                    v = np.array(values, dtype=float)
+                    defined = v[~np.isnan(v)]
+                    u = np.array(undefined[(name, measure, estimator)])
+                    out["stats"].append((r, k, name, measure, estimator, len(defined),
+                                         float(defined.mean()) if len(defined) else np.nan,
+                                         _variance(defined), float(u[:, 0].mean()), float(u[:, 1].mean())))
+                out["choices"] += _picks(r, k, estimates, tasks)
+                out["theory"] += theory.rows(r, k, observed)
+    return out
 
 
-def cv_estimate(learner, folds: np.ndarray, parts: list[np.ndarray], Y: np.ndarray) -> list[tuple]:
-    """(measure, estimate, share of labels undefined, parts with any undefined) of one CV: each measure's
-    mean over the test parts where it is defined (NaN where it is defined in none)."""
-    per_part = [part_measures(Y[test], learner.scores(np.flatnonzero(folds != f), test)) for f, test in enumerate(parts)]
+def _variance(values: np.ndarray) -> float:
+    """The variance over the repeats (ddof 0: the decomposition is exact with it); exactly 0 where the values are
+    all equal (their mean can differ from them in the last bit); NaN with none."""
+    if not len(values):
+        return float("nan")
+    return 0.0 if values.min() == values.max() else float(np.var(values))
+
+
+def _picks(r: int, k: int, estimates: dict, tasks: dict) -> list[tuple]:
+    """How often, over the repeats, CV picks each candidate of each task (an undefined estimate is never
+    picked; ties go to the first candidate)."""
     rows = []
     for measure in MEASURES:
-        values = np.array([p[measure][0] for p in per_part])
-        undefined = np.array([p[measure][1] for p in per_part])
-        estimate = float(np.nanmean(values)) if not np.isnan(values).all() else float("nan")
-        rows.append((measure, estimate, float(undefined.mean()), int((undefined > 0).sum())))
+        sign = -1.0 if measure in LOWER_IS_BETTER else 1.0
+        for estimator in ESTIMATORS:
+            for task, candidates in tasks.items():
+                if len(candidates) < 2:
+                    continue
+                table = np.array([estimates[(c, measure, estimator)] for c in candidates], dtype=float) * sign
+                table = np.where(np.isnan(table), -np.inf, table)
+                counts = np.bincount(table.argmax(axis=0), minlength=len(candidates))
+                rows += [(r, k, measure, estimator, task, c, int(n)) for c, n in zip(candidates, counts)]
     return rows
+
+
+def cv_estimates(learner, folds: np.ndarray, parts: list[np.ndarray], Y: np.ndarray):
+    """({(measure, estimator): (estimate, share of labels undefined, share of parts with any)}, the out-of-fold
+    predicted labels) of one CV: ``part_mean`` is each measure's mean over the parts
+    where it is defined (NaN where it is defined in none), ``pooled`` the measure on every part's out-of-fold
+    scores at once."""
+    oof = np.zeros(Y.shape)
+    per_part = []
+    for f, test in enumerate(parts):
+        S = learner.scores(np.flatnonzero(folds != f), test)
+        oof[test] = S
+        per_part.append(part_measures(Y[test], S))
+    pooled = part_measures(Y, oof)
+    out = {}
+    for measure in MEASURES:
+        values = np.array([p[measure][0] for p in per_part])
+        shares = np.array([p[measure][1] for p in per_part])
+        estimate = float(np.nanmean(values)) if not np.isnan(values).all() else float("nan")
+        out[(measure, "part_mean")] = (estimate, float(shares.mean()), float((shares > 0).mean()))
+        out[(measure, "pooled")] = (pooled[measure][0], pooled[measure][1], float(pooled[measure][1] > 0))
+    return out, oof >= 0.5
 
 
 def splitter_factory(name: str, spec: dict):

@@ -1,22 +1,24 @@
-"""From the jobs' rows to the study's tables: the error of the CV estimate per stratifier, the choice
-of learner, and the tests across (dataset, m) blocks (docs/ALGORITHMS.md §12).
+"""From the jobs' rows to the study's tables (docs/ALGORITHMS.md §12).
 
-Per (dataset, m, k, learner, measure, stratifier), over the R development samples r and J CV repeats j,
-with e_rj the estimate and t_r the truth:
+Per cell (dataset, m, k, learner, measure, estimator, stratifier), over the R development samples r, with ē_r
+and v_r the mean and the variance (ddof 0) of the J estimates of sample r, t_r its truth (``err_xy``) and
+d_r = ē_r − t_r:
 
-- ``bias`` = mean_rj (e_rj − t_r);
-- ``split_variance`` = mean_r var_j(e_rj) (ddof 1): the variance due to the split alone;
-- ``rmse`` = √ mean_rj (e_rj − t_r)²: the error of one CV against the truth;
-- ``rmse_repeated`` = √ mean_r (ē_r − t_r)², ē_r = mean_j e_rj: the error of the J-times repeated CV;
-- ``sample_gain`` = split_variance(baseline) / split_variance: how many repeats of the baseline's CV
-  (random k-fold) give the split variance of one CV of this stratifier (∞ where a stratifier ignores
-  its seed and has none, as unshuffled k-fold; NaN where neither varies);
-- ``undefined`` = mean share of the labels left out of a part's macro measure, ``parts_undefined`` = the
-  share of test parts where some label was;
-- ``distinct_test_sets`` = mean over samples of the distinct test sets among the J·k (of ``test_sets``).
+- ``bias`` = mean_r d_r; ``split_variance`` = mean_r v_r, E[Var(ê | D)]; ``sample_term`` = var_r d_r (ddof 0),
+  Var(E[ê | D] − t); ``mse`` = bias² + split_variance + sample_term = mean_rj (e_rj − t_r)², exactly;
+- ``truth_noise``: the variance of t_r over bootstrap resamples of its pool (mean over the samples where it
+  was computed): the part of ``mse`` that is the truth's own noise, not the estimate's error;
+- ``corr``: the correlation over r of ē_r and t_r;
+- against ``err`` (the expected risk of a model trained on m(k − 1)/k rows, the mean over r of a fresh
+  model's pool value, with its standard error ``err_se``): ``bias_err``, ``sample_err`` = var_r ē_r and
+  ``mse_err`` = bias_err² + split_variance + sample_err.
 
-Model choice, per (dataset, m, k, measure, stratifier): ``agreement`` = the share of (r, j) where CV's
-best learner is the truth's best of sample r, and ``regret`` = the mean truth lost by CV's choice.
+The comparisons with the baseline are paired over the R samples of a cell (:func:`paired_table`): the MSE
+ratio and the split-variance ratio with 95% bootstrap percentile intervals (resampling the samples, the same
+resamples for both), the shift of each term of the decomposition as a share of the baseline's MSE with its
+interval, and a two-sided Wilcoxon signed-rank test of the per-sample squared errors, its p adjusted by
+Benjamini–Hochberg over every test of the study (the whole grid). The pooled and per-part estimators are
+compared the same way (:func:`estimator_table`), as is CV's choice of model (:func:`choice_table`).
 """
 
 from __future__ import annotations
@@ -24,163 +26,225 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stratbench import stats
 from stratbench.cv_error.measures import LOWER_IS_BETTER, MEASURES
 
-KEYS = ["dataset", "m", "k", "learner", "measure", "stratifier"]
-ERROR_COLUMNS = [*KEYS, "estimates", "bias", "split_variance", "rmse", "rmse_repeated", "sample_gain", "undefined",
-                 "parts_undefined", "distinct_test_sets", "test_sets", "truth_mean"]
-CHOICE_COLUMNS = ["dataset", "m", "k", "measure", "stratifier", "choices", "agreement", "regret"]
-PAIRED_COLUMNS = ["k", "learner", "measure", "stratifier", "baseline", "blocks", "wins", "losses", "ties",
-                  "median_rmse_ratio", "p", "p_holm", "significant"]
+CELL = ["dataset", "m", "k", "learner", "measure", "estimator"]
+KEYS = [*CELL, "stratifier"]
+ERROR_COLUMNS = [*KEYS, "samples", "bias", "split_variance", "sample_term", "mse", "rmse", "truth_noise", "corr",
+                 "err", "err_se", "bias_err", "sample_err", "mse_err", "undefined", "parts_undefined",
+                 "distinct_test_sets", "test_sets", "truth_mean"]
+TERMS = ("bias2", "split_variance", "sample_term")
+PAIRED_COLUMNS = [*KEYS, "baseline", "samples", "mse_ratio", "mse_ratio_low", "mse_ratio_high", "split_ratio",
+                  "split_ratio_low", "split_ratio_high", *(f"{t}_shift{s}" for t in TERMS for s in ("", "_low", "_high")),
+                  "wins", "losses", "p", "q", "significant"]
+ESTIMATOR_COLUMNS = ["dataset", "m", "k", "learner", "measure", "stratifier", "samples", "rmse_part_mean", "rmse_pooled",
+                     "ratio", "ratio_low", "ratio_high", "bias_part_mean", "bias_pooled"]
+CHOICE_COLUMNS = ["dataset", "m", "k", "measure", "estimator", "task", "stratifier", "samples", "choices", "agreement",
+                  "agreement_low", "agreement_high", "regret", "baseline_gap", "baseline_gap_low", "baseline_gap_high"]
+THEORY_COLUMNS = ["dataset", "m", "k", "stratifier", "quantity", "samples", "observed", "random", "stratified"]
+RESAMPLES = 1000
 
 
-def _split_variance(estimates: pd.Series) -> float:
-    """var (ddof 1) of one sample's estimates over its CV repeats; exactly 0 where they are all equal (the
-    mean of equal floats can differ from them in the last bit), NaN with fewer than two defined."""
-    v = estimates.dropna().to_numpy()
-    if len(v) < 2:
-        return float("nan")
-    return 0.0 if v.min() == v.max() else float(np.var(v, ddof=1))
+def per_sample(truth: pd.DataFrame, stats: pd.DataFrame) -> pd.DataFrame:
+    """The jobs' per-sample rows joined with both truths: columns of ``stats`` and ``truth``, ``noise``,
+    ``fresh`` (the ``err`` target's value for the sample) and ``d`` = mean − truth."""
+    keys = ["dataset", "m", "sample", "learner", "measure", "k"]
+    at_hand = truth[truth["target"] == "err_xy"][[*keys, "truth", "noise"]]
+    fresh = truth[truth["target"] == "err"][[*keys, "truth"]].rename(columns={"truth": "fresh"})
+    s = stats.merge(at_hand, on=keys, how="left", validate="many_to_one").merge(fresh, on=keys, how="left",
+                                                                               validate="many_to_one")
+    return s.assign(d=s["mean"] - s["truth"])
 
 
-def _ordered(frame: pd.DataFrame, stratifier_order: list[str]) -> pd.DataFrame:
+def error_table(samples: pd.DataFrame, splits: pd.DataFrame, stratifier_order: list[str]) -> pd.DataFrame:
+    """The decomposition of every cell, columns :data:`ERROR_COLUMNS`."""
+    s = samples.assign(d2=samples["d"] ** 2, m2=samples["mean"] ** 2, t2=samples["truth"] ** 2,
+                       mt=samples["mean"] * samples["truth"])
+    g = s.groupby(KEYS, sort=False, observed=True)
+    t = g.agg(samples=("d", "count"), bias=("d", "mean"), d2=("d2", "mean"), split_variance=("variance", "mean"),
+              mean=("mean", "mean"), m2=("m2", "mean"), truth_mean=("truth", "mean"), t2=("t2", "mean"),
+              mt=("mt", "mean"), truth_noise=("noise", "mean"), err=("fresh", "mean"), err_sd=("fresh", "std"),
+              undefined=("undefined", "mean"), parts_undefined=("parts_undefined", "mean")).reset_index()
+    t["sample_term"] = np.maximum(t["d2"] - t["bias"] ** 2, 0.0)
+    t["mse"] = t["bias"] ** 2 + t["split_variance"] + t["sample_term"]
+    t["rmse"] = np.sqrt(t["mse"])
+    var_e, var_t = np.maximum(t["m2"] - t["mean"] ** 2, 0), np.maximum(t["t2"] - t["truth_mean"] ** 2, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t["corr"] = (t["mt"] - t["mean"] * t["truth_mean"]) / np.sqrt(var_e * var_t)
+    t["err_se"] = t["err_sd"] / np.sqrt(t["samples"])
+    t["bias_err"] = t["mean"] - t["err"]
+    t["sample_err"] = var_e
+    t["mse_err"] = t["bias_err"] ** 2 + t["split_variance"] + t["sample_err"]
+    distinct = splits.groupby(["dataset", "m", "k", "stratifier"]).agg(
+        distinct_test_sets=("distinct_test_sets", "mean"), test_sets=("test_sets", "first")).reset_index()
+    t = t.merge(distinct, on=["dataset", "m", "k", "stratifier"], how="left")
+    return _ordered(t, stratifier_order)[ERROR_COLUMNS]
+
+
+def _ordered(frame: pd.DataFrame, stratifier_order: list[str], keys=KEYS) -> pd.DataFrame:
     frame = frame.copy()
     frame["measure"] = pd.Categorical(frame["measure"], [m for m in MEASURES if m in set(frame["measure"])])
     frame["stratifier"] = pd.Categorical(frame["stratifier"], stratifier_order)
+    frame = frame.sort_values([k for k in keys if k in frame]).reset_index(drop=True)
+    frame["measure"] = frame["measure"].astype(str)
+    frame["stratifier"] = frame["stratifier"].astype(str)
     return frame
 
 
-def error_table(truth: pd.DataFrame, estimates: pd.DataFrame, splits: pd.DataFrame, stratifier_order: list[str],
-                baseline: str = "random") -> pd.DataFrame:
-    """The error of the estimate per (dataset, m, k, learner, measure, stratifier), columns
-    :data:`ERROR_COLUMNS`."""
-    joined = estimates.merge(truth[["dataset", "m", "sample", "learner", "measure", "truth"]],
-                             on=["dataset", "m", "sample", "learner", "measure"], how="left", validate="many_to_one")
-    joined["error"] = joined["estimate"] - joined["truth"]
-    per_sample = joined.groupby([*KEYS, "sample"], sort=False, observed=True).agg(
-        mean_estimate=("estimate", "mean"), variance=("estimate", _split_variance), truth=("truth", "first")).reset_index()
-    per_sample["repeated_error2"] = (per_sample["mean_estimate"] - per_sample["truth"]) ** 2
-    table = joined.groupby(KEYS, sort=False, observed=True).agg(
-        estimates=("estimate", "count"), bias=("error", "mean"),
-        rmse=("error", lambda e: float(np.sqrt(np.nanmean(e.to_numpy() ** 2))) if e.notna().any() else np.nan),
-        undefined=("undefined", "mean"), parts_undefined=("parts_undefined", "sum"),
-        truth_mean=("truth", "mean")).reset_index()
-    parts = joined.groupby(KEYS, sort=False, observed=True)["k"].sum().to_numpy()  # test parts of the CVs
-    table["parts_undefined"] = table["parts_undefined"] / parts
-    spread = per_sample.groupby(KEYS, sort=False, observed=True).agg(
-        split_variance=("variance", "mean"),
-        rmse_repeated=("repeated_error2", lambda v: float(np.sqrt(v.mean())))).reset_index()
-    table = table.merge(spread, on=KEYS)
-    distinct = splits.groupby(["dataset", "m", "k", "stratifier"]).agg(
-        distinct_test_sets=("distinct_test_sets", "mean"), test_sets=("test_sets", "first")).reset_index()
-    table = table.merge(distinct, on=["dataset", "m", "k", "stratifier"], how="left")
-    reference = table[table["stratifier"] == baseline].set_index(KEYS[:-1])["split_variance"]
-    base = reference.reindex(pd.MultiIndex.from_frame(table[KEYS[:-1]])).to_numpy()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        table["sample_gain"] = np.where(table["split_variance"] > 0, base / table["split_variance"].to_numpy(),
-                                        np.where(base > 0, np.inf, np.nan))  # 0/0: neither split varies
-    table = _ordered(table, stratifier_order).sort_values(KEYS).reset_index(drop=True)
-    table["measure"] = table["measure"].astype(str)
-    table["stratifier"] = table["stratifier"].astype(str)
-    return table[ERROR_COLUMNS]
+def benjamini_hochberg(p: np.ndarray) -> np.ndarray:
+    """Benjamini–Hochberg adjusted p-values (q-values), NaN kept.
+
+    >>> benjamini_hochberg(np.array([0.01, 0.04, 0.03, np.nan])).round(3).tolist()
+    [0.03, 0.04, 0.04, nan]
+    """
+    p = np.asarray(p, dtype=float)
+    q = np.full_like(p, np.nan)
+    ok = ~np.isnan(p)
+    order = np.argsort(p[ok])
+    ranked = p[ok][order] * ok.sum() / np.arange(1, ok.sum() + 1)
+    ranked = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty_like(ranked)
+    out[order] = np.minimum(ranked, 1.0)
+    q[ok] = out
+    return q
 
 
-def choice_table(truth: pd.DataFrame, estimates: pd.DataFrame, stratifier_order: list[str]) -> pd.DataFrame:
-    """How often CV picks the learner the truth picks, per (dataset, m, k, measure, stratifier); empty
-    with fewer than two learners."""
-    if estimates["learner"].nunique() < 2:
-        return pd.DataFrame(columns=CHOICE_COLUMNS)
-    sign = np.where(estimates["measure"].isin(LOWER_IS_BETTER), -1.0, 1.0)
-    e = estimates.assign(score=(sign * estimates["estimate"]).fillna(-np.inf))  # an undefined estimate: never chosen
-    best_cv = e.sort_values("learner", kind="stable").loc[
-        lambda f: f.groupby(["dataset", "m", "stratifier", "sample", "k", "repeat", "measure"])["score"].idxmax()]
-    t = truth.assign(score=np.where(truth["measure"].isin(LOWER_IS_BETTER), -1.0, 1.0) * truth["truth"])
-    truth_best = t.loc[t.groupby(["dataset", "m", "sample", "measure"])["score"].idxmax()]
-    keys = ["dataset", "m", "sample", "measure"]
-    merged = best_cv.merge(truth_best[[*keys, "learner", "score"]].rename(
-        columns={"learner": "truth_learner", "score": "truth_best"}), on=keys)
-    merged = merged.merge(t[[*keys, "learner", "score"]].rename(columns={"score": "truth_of_choice"}), on=[*keys, "learner"])
-    merged["agree"] = merged["learner"] == merged["truth_learner"]
-    merged["regret"] = merged["truth_best"] - merged["truth_of_choice"]
-    table = merged.groupby(["dataset", "m", "k", "measure", "stratifier"]).agg(
-        choices=("agree", "size"), agreement=("agree", "mean"), regret=("regret", "mean")).reset_index()
-    table = _ordered(table, stratifier_order).sort_values(CHOICE_COLUMNS[:5]).reset_index(drop=True)
-    table["measure"] = table["measure"].astype(str)
-    table["stratifier"] = table["stratifier"].astype(str)
-    return table[CHOICE_COLUMNS]
+def _terms(d: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(bias², split variance, sample term, mse) over the last axis of per-sample d and v."""
+    bias2 = d.mean(axis=-1) ** 2
+    split = v.mean(axis=-1)
+    sample = np.maximum((d**2).mean(axis=-1) - bias2, 0.0)
+    return bias2, split, sample, bias2 + split + sample
 
 
-def with_blocks(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with a ``block`` column "dataset m=…": the blocks of the tests across (dataset, m)."""
-    return table.assign(block=table["dataset"] + " m=" + table["m"].astype(str))
+def _interval(values: np.ndarray) -> tuple[float, float]:
+    finite = values[np.isfinite(values)]
+    if len(finite) < 0.9 * len(values) or not len(finite):
+        return float("nan"), float("nan")
+    return float(np.percentile(finite, 2.5)), float(np.percentile(finite, 97.5))
 
 
-def friedman_tables(errors: pd.DataFrame, choices: pd.DataFrame, alpha: float = 0.05):
-    """Friedman/Iman–Davenport/Nemenyi over (dataset, m) blocks: of ``rmse`` (lower is better) per
-    (k, learner, measure), and of ``agreement`` (higher is better) per (k, measure). Returns (ranks,
-    tests, pairs), the comparisons stacked with a ``value`` column naming what was ranked."""
-    out = [[], [], []]
-    blocks = with_blocks(errors).drop(columns="dataset").rename(columns={"block": "dataset"})
-    parts = [(blocks, "rmse", ["k", "learner", "measure"], True)]
-    if len(choices):
-        chosen = with_blocks(choices).drop(columns="dataset").rename(columns={"block": "dataset"})
-        parts.append((chosen.assign(learner="(choice)"), "agreement", ["k", "learner", "measure"], False))
-    for frame, value, by, ascending in parts:
-        frame = frame.replace([np.inf, -np.inf], np.nan)
-        results = stats.compare(frame, value, by, {"all": sorted(frame["dataset"].unique())}, ascending, alpha)
-        for i, r in enumerate(results):
-            out[i].append(r.drop(columns="group").assign(value=value).rename(columns={"datasets": "blocks"}))
-    return tuple(pd.concat(parts_, ignore_index=True) for parts_ in out)
-
-
-def paired_tests(errors: pd.DataFrame, baseline: str = "random", alpha: float = 0.05) -> pd.DataFrame:
-    """Each stratifier against ``baseline`` per (k, learner, measure): RMSE wins/losses over the (dataset,
-    m) blocks, the median of RMSE / RMSE(baseline), and the two-sided Wilcoxon signed-rank test of the
-    paired RMSEs (zero differences dropped), Holm-corrected over the stratifiers of one (k, learner,
-    measure)."""
+def paired_table(samples: pd.DataFrame, baseline: str, alpha: float = 0.05, seed: int = 0) -> pd.DataFrame:
+    """Each stratifier against ``baseline`` in every cell, paired over the samples (module doc); columns
+    :data:`PAIRED_COLUMNS`, ``significant`` where the BH-adjusted q < ``alpha``."""
     from scipy.stats import wilcoxon
 
+    rng = np.random.default_rng(seed)
     rows = []
-    blocks = with_blocks(errors)
-    for (k, learner, measure), part in blocks.groupby(["k", "learner", "measure"], sort=False):
-        table = part.pivot(index="block", columns="stratifier", values="rmse")
-        if baseline not in table:
+    for cell, part in samples.groupby(CELL, sort=False, observed=True):
+        d = part.pivot(index="sample", columns="stratifier", values="d")
+        v = part.pivot(index="sample", columns="stratifier", values="variance")
+        if baseline not in d:
             continue
-        found = []
-        for s in [c for c in part["stratifier"].unique() if c != baseline]:
-            pair = table[[s, baseline]].dropna()
-            d = (pair[s] - pair[baseline]).to_numpy()
-            wins, losses = int((d < 0).sum()), int((d > 0).sum())
-            p = float(wilcoxon(d, zero_method="wilcox").pvalue) if wins + losses else 1.0
+        keep = d.notna().all(axis=1) & v.notna().all(axis=1)
+        d, v = d[keep], v[keep]
+        R = len(d)
+        if R < 2:
+            continue
+        idx = rng.integers(0, R, (RESAMPLES, R))
+        db, vb = d[baseline].to_numpy(), v[baseline].to_numpy()
+        base_terms = _terms(db, vb)
+        base_boot = _terms(db[idx], vb[idx])
+        for s in [c for c in d.columns if c != baseline]:
+            ds, vs = d[s].to_numpy(), v[s].to_numpy()
+            terms = _terms(ds, vs)
+            boot = _terms(ds[idx], vs[idx])
             with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = float(np.median(pair[s] / pair[baseline])) if len(pair) else np.nan
-            found.append(dict(k=k, learner=learner, measure=measure, stratifier=s, baseline=baseline, blocks=len(d),
-                              wins=wins, losses=losses, ties=len(d) - wins - losses, median_rmse_ratio=ratio, p=p))
-        adjusted = stats.holm([f["p"] for f in found]) if found else []
-        for f, p_holm in zip(found, adjusted):
-            rows.append({**f, "p_holm": float(p_holm), "significant": bool(p_holm < alpha)})
-    return pd.DataFrame(rows, columns=PAIRED_COLUMNS)
+                ratio = terms[3] / base_terms[3]
+                boot_ratio = boot[3] / base_boot[3]
+                split_ratio = terms[1] / base_terms[1]
+                boot_split = boot[1] / base_boot[1]
+                shifts = [(terms[i] - base_terms[i]) / base_terms[3] for i in range(3)]
+                boot_shifts = [(boot[i] - base_boot[i]) / base_boot[3] for i in range(3)]
+            per = (vs + ds**2) - (vb + db**2)  # per-sample squared error, the stratifier's minus the baseline's
+            wins, losses = int((per < 0).sum()), int((per > 0).sum())
+            p = float(wilcoxon(per, zero_method="wilcox").pvalue) if wins + losses else 1.0
+            row = dict(zip(CELL, cell), stratifier=s, baseline=baseline, samples=R, mse_ratio=float(ratio),
+                       split_ratio=float(split_ratio), wins=wins, losses=losses, p=p)
+            row["mse_ratio_low"], row["mse_ratio_high"] = _interval(boot_ratio)
+            row["split_ratio_low"], row["split_ratio_high"] = _interval(boot_split)
+            for name, shift, boot_shift in zip(TERMS, shifts, boot_shifts):
+                row[f"{name}_shift"] = float(shift)
+                row[f"{name}_shift_low"], row[f"{name}_shift_high"] = _interval(boot_shift)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return pd.DataFrame(columns=PAIRED_COLUMNS)
+    table["q"] = benjamini_hochberg(table["p"].to_numpy())
+    table["significant"] = table["q"] < alpha
+    return table[PAIRED_COLUMNS]
 
 
-def overview_markdown(errors: pd.DataFrame, choices: pd.DataFrame, baseline: str) -> str:
-    """One row per (measure, stratifier): medians over the (dataset, m, k, learner) cells of |bias|, the
-    split variance, RMSE / RMSE(baseline) and the sample gain; the mean share of test parts with an
-    undefined label and of distinct test sets; CV's agreement with the truth's choice of learner."""
-    cells = ["dataset", "m", "k", "learner", "measure"]
-    base = errors[errors["stratifier"] == baseline].set_index(cells)["rmse"]
-    e = errors.assign(ratio=errors["rmse"].to_numpy() / base.reindex(pd.MultiIndex.from_frame(errors[cells])).to_numpy(),
-                      abs_bias=errors["bias"].abs(), distinct=errors["distinct_test_sets"] / errors["test_sets"])
-    agree = choices.groupby(["measure", "stratifier"])["agreement"].mean() if len(choices) else pd.Series(dtype=float)
-    lines = ["| measure | stratifier | median abs bias | median split variance | median RMSE ÷ baseline | "
-             "median sample gain | parts with an undefined label | distinct test sets | CV picks the true best |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for (measure, stratifier), g in e.groupby(["measure", "stratifier"], sort=False):
-        gains = g["sample_gain"].dropna()
-        gain = float(np.median(gains)) if len(gains) else float("nan")
-        picked = agree.get((measure, stratifier), np.nan)
-        lines.append(f"| {measure} | {stratifier} | {g['abs_bias'].median():.4f} | {g['split_variance'].median():.2e} | "
-                     f"{g['ratio'].median():.3f} | {'∞' if np.isinf(gain) else 'n/a' if np.isnan(gain) else f'{gain:.2f}'} | "
-                     f"{100 * g['parts_undefined'].mean():.1f}% | {100 * g['distinct'].mean():.0f}% | "
-                     f"{'' if np.isnan(picked) else f'{100 * picked:.1f}%'} |")
-    return "\n".join(lines) + "\n"
+def estimator_table(samples: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """The pooled estimator's RMSE against the per-part mean's, paired over the samples of each (dataset, m,
+    k, learner, measure, stratifier), with a 95% bootstrap interval of the ratio."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    keys = ["dataset", "m", "k", "learner", "measure", "stratifier"]
+    for cell, part in samples.groupby(keys, sort=False, observed=True):
+        d = part.pivot(index="sample", columns="estimator", values="d")
+        v = part.pivot(index="sample", columns="estimator", values="variance")
+        if not {"part_mean", "pooled"} <= set(d):
+            continue
+        keep = d.notna().all(axis=1) & v.notna().all(axis=1)
+        d, v = d[keep], v[keep]
+        if len(d) < 2:
+            continue
+        idx = rng.integers(0, len(d), (RESAMPLES, len(d)))
+        mse = {e: _terms(d[e].to_numpy(), v[e].to_numpy())[3] for e in ("part_mean", "pooled")}
+        boot = {e: _terms(d[e].to_numpy()[idx], v[e].to_numpy()[idx])[3] for e in ("part_mean", "pooled")}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.sqrt(mse["pooled"] / mse["part_mean"])
+            low, high = _interval(np.sqrt(boot["pooled"] / boot["part_mean"]))
+        rows.append(dict(zip(keys, cell), samples=len(d), rmse_part_mean=float(np.sqrt(mse["part_mean"])),
+                         rmse_pooled=float(np.sqrt(mse["pooled"])), ratio=float(ratio), ratio_low=low, ratio_high=high,
+                         bias_part_mean=float(d["part_mean"].mean()), bias_pooled=float(d["pooled"].mean())))
+    return pd.DataFrame(rows, columns=ESTIMATOR_COLUMNS)
+
+
+def choice_table(truth: pd.DataFrame, choices: pd.DataFrame, baseline: str, seed: int = 0) -> pd.DataFrame:
+    """How often CV picks the candidate the truth (``err_xy``) picks, and the truth lost by its pick, per
+    (dataset, m, k, measure, estimator, task, stratifier), each with a 95% bootstrap interval over the samples,
+    and the difference in agreement from ``baseline`` (paired over the samples) with its interval."""
+    if choices.empty:
+        return pd.DataFrame(columns=CHOICE_COLUMNS)
+    rng = np.random.default_rng(seed)
+    t = truth[truth["target"] == "err_xy"].drop_duplicates(["dataset", "m", "sample", "learner", "measure"])
+    t = t.assign(score=np.where(t["measure"].isin(LOWER_IS_BETTER), -1.0, 1.0) * t["truth"])
+    c = choices.merge(t[["dataset", "m", "sample", "learner", "measure", "score"]].rename(columns={"learner": "candidate"}),
+                      on=["dataset", "m", "sample", "measure", "candidate"], how="left", validate="many_to_one")
+    group = ["dataset", "m", "k", "measure", "estimator", "task", "stratifier", "sample"]
+    best = c.groupby(group, sort=False)["score"].transform("max")
+    repeats = c.groupby(group, sort=False)["picked"].transform("sum")
+    c = c.assign(agree=np.where(c["score"] == best, c["picked"], 0) / repeats,
+                 regret=(best - c["score"]) * c["picked"] / repeats)
+    per = c.groupby(group, sort=False).agg(agree=("agree", "sum"), regret=("regret", "sum"),
+                                           choices=("picked", "sum")).reset_index()
+    rows = []
+    for cell, part in per.groupby(group[:-2], sort=False):
+        a = part.pivot(index="sample", columns="stratifier", values="agree").dropna()
+        if a.empty:
+            continue
+        idx = rng.integers(0, len(a), (RESAMPLES, len(a)))
+        regret = part.groupby("stratifier")["regret"].mean()
+        choices_n = part.groupby("stratifier")["choices"].sum()
+        for s in a.columns:
+            values = a[s].to_numpy()
+            row = dict(zip(group[:-2], cell), stratifier=s, samples=len(a), choices=int(choices_n[s]),
+                       agreement=float(values.mean()), regret=float(regret[s]))
+            row["agreement_low"], row["agreement_high"] = _interval(values[idx].mean(axis=1))
+            if baseline in a and s != baseline:
+                gap = values - a[baseline].to_numpy()
+                row["baseline_gap"] = float(gap.mean())
+                row["baseline_gap_low"], row["baseline_gap_high"] = _interval(gap[idx].mean(axis=1))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=CHOICE_COLUMNS)
+
+
+def theory_table(theory: pd.DataFrame) -> pd.DataFrame:
+    """The count model's predictions beside what the splits gave: means over the samples of each (dataset, m,
+    k, stratifier, quantity)."""
+    keys = ["dataset", "m", "k", "stratifier", "quantity"]
+    return theory.groupby(keys, sort=False).agg(samples=("sample", "count"), observed=("observed", "mean"),
+                                                random=("random", "mean"),
+                                                stratified=("stratified", "mean")).reset_index()[THEORY_COLUMNS]

@@ -1,9 +1,7 @@
-"""The "Does it matter?" section, written from the study's tables: every sentence states a number of
-the tables, and which way it goes decides the sentence (nothing in it is typed by hand).
-
-A stratifier *changes the error* of a measure where its paired test against the baseline (two-sided
-Wilcoxon over the (dataset, m) blocks, Holm-corrected) is significant in a (k, learner) setting; the
-section counts such settings and gives the median RMSE ratio to the baseline.
+"""The "Does it matter?" section, written from the study's tables: every sentence states numbers of the tables,
+each difference with its interval or with the count of cells whose interval excludes no difference, and which
+way the numbers go decides the sentence (nothing in it is typed by hand). The baseline is the one the config
+names; "significant" means a Benjamini–Hochberg q below α over every paired test of the study.
 """
 
 from __future__ import annotations
@@ -11,139 +9,253 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from stratbench.cv_error.measures import MEASURES
+
+TERM_NAMES = {"bias2": "bias²", "split_variance": "the split variance", "sample_term": "the sample term"}
+
+
+def _f(x: float, digits: int = 3) -> str:
+    return "n/a" if x is None or not np.isfinite(x) else f"{x:.{digits}g}"
+
 
 def _pct(x: float) -> str:
     return "n/a" if not np.isfinite(x) else f"{100 * x:+.1f}%"
 
 
-def _gain(x: float) -> str:
-    return "∞ (no split variance: the seed is ignored)" if np.isinf(x) else ("n/a" if np.isnan(x) else f"{x:.2f}")
+def _median_iqr(values) -> str:
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return "n/a"
+    return f"{np.median(v):.3g} (quartiles {np.percentile(v, 25):.3g}–{np.percentile(v, 75):.3g})"
 
 
-def _median(values) -> float:
-    values = np.asarray(values, dtype=float)
-    finite = values[~np.isnan(values)]
-    return float(np.median(finite)) if finite.size else float("nan")
+def recommended_estimators(estimators: pd.DataFrame, baseline: str) -> dict[str, str]:
+    """measure → the estimator with the lower RMSE in most of the baseline's cells (the pooled one where they
+    tie)."""
+    base = estimators[estimators["stratifier"] == baseline]
+    out = {}
+    for measure in MEASURES:
+        r = base[base["measure"] == measure]["ratio"].to_numpy(dtype=float)
+        r = r[np.isfinite(r)]
+        out[measure] = "part_mean" if len(r) and np.median(r) > 1 else "pooled"
+    return out
 
 
-def verdict(errors: pd.DataFrame, choices: pd.DataFrame, paired: pd.DataFrame, tests: pd.DataFrame,
-            baseline: str, setup: dict, alpha: float = 0.05) -> str:
-    """Markdown of the section; ``setup`` names the datasets, sizes, samples, repeats, ks, learners."""
+def verdict(errors: pd.DataFrame, paired: pd.DataFrame, estimators: pd.DataFrame, choices: pd.DataFrame,
+            theory: pd.DataFrame, baseline: str, setup: dict, alpha: float = 0.05) -> str:
+    """Markdown of the section; ``setup`` names the datasets, sizes, samples, repeats, ks, learners and where
+    the forest ran."""
     stratifiers = [s for s in dict.fromkeys(errors["stratifier"]) if s != baseline]
-    lines = ["## Does it matter?", "",
-             f"Datasets: {', '.join(setup['datasets'])}; development samples of m ∈ {setup['sizes']} rows, "
-             f"R = {setup['samples']} per size, J = {setup['repeats']} CV repeats each, k ∈ {setup['ks']}; "
-             f"learners: {', '.join(setup['learners'])}; baseline: `{baseline}`. The truth of a sample is its "
-             "learner's score on the rows left out of it (docs/ALGORITHMS.md §12). A stratifier *changes the "
-             f"error* where its paired test against `{baseline}` (Wilcoxon over the (dataset, m) blocks, Holm) "
-             f"is significant at α = {alpha}.", ""]
-
-    changed = paired["significant"]
-    better = int((changed & (paired["wins"] > paired["losses"])).sum())
-    worse = int((changed & (paired["losses"] > paired["wins"])).sum())
-    base = errors[errors["stratifier"] == baseline]
-    share = _median(base["split_variance"] / base["rmse"] ** 2)  # of the baseline's squared error, the split's
-    agree = choices.groupby("stratifier", sort=False)["agreement"].mean() if len(choices) else None
-    spread = (f" CV picks the truth's best learner in {100 * agree.min():.1f}–{100 * agree.max():.1f}% of the draws "
-              "whatever the stratifier." if agree is not None else "")
-    blocks = int(paired["blocks"].max()) if len(paired) else 0
-    floor = 2.0 / 2 ** blocks if blocks else 1.0  # the smallest two-sided p of the signed-rank test on that many blocks
-    power = (f" With {blocks} (dataset, m) blocks no paired test can be significant: its smallest p is {floor:.3f}."
-             if floor >= alpha else "")
-    lines += [f"**In short:** stratifying lowers the RMSE against the truth significantly in {better} and raises it in "
-              f"{worse} of the {len(paired)} (stratifier, k, learner, measure) settings; the split's variance is a median "
-              f"{100 * share:.0f}% of random k-fold's squared error, so a split can remove at most that share.{spread}"
-              f"{power}", ""]
-
-    lines += ["### The split's variance", ""]
-    lines.append(f"For `{baseline}`, the variance due to the split is a median {100 * share:.1f}% of one CV's "
-                 "squared error against the truth: the rest is bias and the development sample's own "
-                 "luck, which no split can remove.")
-    lines.append("")
-    lines.append("| stratifier | sample gain (median) | distinct test sets (of J·k, median) |")
-    lines.append("|---|---|---|")
-    for s in [baseline, *stratifiers]:
-        part = errors[errors["stratifier"] == s]
-        distinct = _median(part["distinct_test_sets"] / part["test_sets"])
-        lines.append(f"| {s} | {_gain(_median(part['sample_gain']))} | {100 * distinct:.0f}% |")
-    lines.append("")
-    lines.append(f"The sample gain is how many `{baseline}` CV repeats give the split variance of one CV of the "
-                 "stratifier (median over blocks, learners, measures and k).")
-    fixed = [s for s in stratifiers if np.isinf(_median(errors[errors["stratifier"] == s]["sample_gain"]))]
-    if fixed:
-        lines.append(f"{', '.join(f'`{s}`' for s in fixed)} ignores its seed: every repeat is the same split, so its "
-                     "split variance is zero while the luck of that one split stays in its error (see the RMSE below).")
-    lines.append("")
-
-    lines += ["### The error of the estimate", ""]
-    for measure, part in paired.groupby("measure", sort=False):
-        better, worse, flat = [], [], []
-        for s, ps in part.groupby("stratifier", sort=False):
-            n_better = int((ps["significant"] & (ps["wins"] > ps["losses"])).sum())
-            n_worse = int((ps["significant"] & (ps["losses"] > ps["wins"])).sum())
-            ratio = _median(ps["median_rmse_ratio"]) - 1
-            text = f"`{s}` {_pct(ratio)} ({n_better or n_worse} of {len(ps)} settings)"
-            (better if n_better > n_worse else worse if n_worse > n_better else flat).append(
-                text if (n_better or n_worse) else f"`{s}` {_pct(ratio)}")
-        if better or worse:
-            lines.append(f"- **{measure}: stratifying changes the error.** RMSE against `{baseline}` (median ratio − 1, "
-                         f"settings where the test is significant): lower for {', '.join(better) or 'none'}; "
-                         f"higher for {', '.join(worse) or 'none'}; no significant change for {', '.join(flat) or 'none'}.")
-        else:
-            lines.append(f"- **{measure}: it does not.** No stratifier's RMSE differs significantly from `{baseline}`'s "
-                         f"in any (k, learner) setting: {', '.join(flat)}.")
-    lines.append("")
-    bias = errors.assign(abs_bias=errors["bias"].abs())
-    lines.append("Bias (median |bias| over blocks, learners and k, against the baseline's): " + "; ".join(
-        f"{measure}: `{baseline}` {_median(p[p.stratifier == baseline].abs_bias):.4f}, "
-        + ", ".join(f"`{s}` {_median(p[p.stratifier == s].abs_bias):.4f}" for s in stratifiers)
-        for measure, p in bias.groupby("measure", sort=False)) + ".")
-    lines.append("")
-
+    chosen = recommended_estimators(estimators, baseline)
+    lines = ["## Does it matter?", "", _setup(setup, baseline, alpha, len(paired)), ""]
+    lines += ["### Which estimate to report", ""] + _estimators(estimators, baseline, chosen) + [""]
+    lines += ["### Does stratifying lower the error?", ""] + _errors(paired, stratifiers, baseline, chosen) + [""]
+    lines += ["### Which term it moves", ""] + _terms(paired, errors, stratifiers, baseline, chosen) + [""]
+    lines += ["### The truth and the target", ""] + _targets(errors, baseline, chosen) + [""]
     if len(choices):
-        lines += ["### The choice of learner", ""]
-        regret = choices.groupby("stratifier", sort=False)["regret"].mean()
-        lines.append("CV picks the learner the truth picks in "
-                     + ", ".join(f"{100 * agree[s]:.1f}% (`{s}`)" for s in [baseline, *stratifiers]) +
-                     " of the (sample, repeat) draws (mean over datasets, sizes, k and measures); the mean truth "
-                     "lost by a wrong pick is " + ", ".join(f"{regret[s]:.4f} (`{s}`)" for s in [baseline, *stratifiers])
-                     + ".")
-        choice_tests = tests[tests["value"] == "agreement"]
-        n_sig = int(choice_tests["significant"].sum())
-        lines.append(f"The Friedman test across (dataset, m) blocks finds the stratifiers' agreement different in {n_sig} "
-                     f"of {len(choice_tests)} (k, measure) comparisons.")
-        best = max(stratifiers, key=lambda s: agree[s], default=None)
-        if best is not None:
-            gap = agree[best] - agree[baseline]
-            lines.append(f"**Model choice {'changes' if n_sig else 'does not change'} with the split:** the best "
-                         f"stratifier, `{best}`, agrees {100 * gap:+.1f} points more often than `{baseline}`.")
-        lines.append("")
-
-    lines += ["### Undefined measures", ""]
-    small = errors[(errors["m"] == errors["m"].min()) & (errors["k"] == errors["k"].max())]
-    for measure in ("macro_auc", "macro_f1"):
-        part = small[small["measure"] == measure]
-        if len(part):
-            lines.append(f"- {measure} at m = {errors['m'].min()}, k = {errors['k'].max()}: the share of a test part's "
-                         "labels left out of its mean (and of the parts with any left out): " + ", ".join(
-                             f"{100 * part[part.stratifier == s]['undefined'].mean():.1f}% "
-                             f"({100 * part[part.stratifier == s]['parts_undefined'].mean():.0f}%, `{s}`)"
-                             for s in [baseline, *stratifiers]) + ".")
-    lines.append("")
-
-    if "hybrid" in stratifiers:
-        lines += ["### Where `hybrid` does not help", ""]
-        hp = paired[paired["stratifier"] == "hybrid"]
-        helped = hp["significant"] & (hp["wins"] > hp["losses"])
-        lines.append(f"`hybrid` lowers the RMSE significantly below `{baseline}`'s in {int(helped.sum())} of {len(hp)} "
-                     "(k, learner, measure) settings. Its median RMSE ratio to the baseline, per measure: "
-                     + ", ".join(f"{measure} {_pct(_median(g['median_rmse_ratio']) - 1)}"
-                                 + ("" if (g["significant"] & (g["wins"] > g["losses"])).any() else " (never significantly lower)")
-                                 for measure, g in hp.groupby("measure", sort=False)) + ".")
-        if "iterative" in stratifiers:
-            e = errors.pivot_table(index=["dataset", "m", "k", "learner", "measure"], columns="stratifier", values="rmse")
-            lower = float((e["hybrid"] < e["iterative"]).mean())
-            lines.append(f"Against `iterative`, its RMSE is lower in {100 * lower:.0f}% of the "
-                         f"{len(e)} (dataset, m, k, learner, measure) cells.")
-        lines.append("")
+        lines += ["### The choice of model", ""] + _choices(choices, stratifiers, baseline, chosen) + [""]
+    if len(theory):
+        lines += ["### The count model", ""] + _theory(theory, baseline) + [""]
+    lines += ["### Per dataset", ""] + _per_dataset(paired, stratifiers, baseline, chosen) + [""]
+    lines += ["### What this does not show", ""] + _caveats(setup) + [""]
     return "\n".join(lines)
+
+
+def _setup(setup: dict, baseline: str, alpha: float, tests: int) -> str:
+    forest = setup.get("forest") or {}
+    where = ""
+    if "forest" in setup["learners"] and forest:
+        where = (f" (`forest` on {', '.join(forest.get('datasets', ['every dataset']))} at m ∈ "
+                 f"{forest.get('sizes', setup['sizes'])} only)")
+    return (f"Datasets: {', '.join(setup['datasets'])}; for each size m ∈ {setup['sizes']}, R = {setup['samples']} "
+            f"development samples drawn independently, J = {setup['repeats']} CV repeats each, k ∈ {setup['ks']}; "
+            f"learners: {', '.join(setup['learners'])}{where}; the baseline is `{baseline}`. The truth of a sample is "
+            "the learner's score on the rows left out of it (`err_xy`, the model at hand); the second target, `err`, "
+            "is the expected score of a model trained on m(k − 1)/k rows (Bates, Hastie & Tibshirani 2023). "
+            f"Each stratifier is compared with `{baseline}` within each (dataset, m, k, learner, measure, estimator) "
+            "cell, paired over its R samples: MSE ratios with 95% bootstrap intervals over the samples, and a "
+            "Wilcoxon signed-rank test of the per-sample squared errors; *significant* means a Benjamini–Hochberg "
+            f"q < {alpha} over all {tests} such tests of the study (docs/ALGORITHMS.md §12).")
+
+
+def _estimators(estimators: pd.DataFrame, baseline: str, chosen: dict) -> list[str]:
+    base = estimators[estimators["stratifier"] == baseline]
+    lines = [f"RMSE of the pooled estimate over the per-part mean's, for `{baseline}` (median over the cells, and the "
+             "cells whose 95% interval lies below 1 or above 1):", "",
+             "| measure | median ratio | pooled lower | pooled higher | report |", "|---|---|---|---|---|"]
+    for measure in MEASURES:
+        part = base[base["measure"] == measure]
+        if part.empty:
+            continue
+        lower = int((part["ratio_high"] < 1).sum())
+        higher = int((part["ratio_low"] > 1).sum())
+        lines.append(f"| {measure} | {_median_iqr(part['ratio'])} | {lower} of {len(part)} | {higher} of {len(part)} | "
+                     f"{chosen[measure]} |")
+    auc = base[base["measure"] == "macro_auc"]
+    lines += ["", "Report the estimate in the last column: it has the lower RMSE in most cells. The per-part mean of a "
+              "macro measure averages ratios of small counts, which is biased in small parts (Forman & Scholz 2010); "
+              "the pooled estimate scores every out-of-fold prediction at once."]
+    if len(auc):
+        lines.append(f"For macro-AUC the pooled scores mix the k models' scales; its pooled/per-part RMSE ratio is "
+                     f"{_median_iqr(auc['ratio'])}, which decides it here.")
+    return lines
+
+
+def _cells(paired: pd.DataFrame, chosen: dict) -> pd.DataFrame:
+    """The paired rows of each measure's recommended estimator."""
+    return paired[paired.apply(lambda r: chosen.get(r["measure"]) == r["estimator"], axis=1)] if len(paired) else paired
+
+
+def _errors(paired: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
+    p = _cells(paired, chosen)
+    lines = [f"MSE against the truth, each stratifier over `{baseline}`, with the recommended estimate of each measure: "
+             "the median ratio over the (dataset, m, k, learner) cells, and the cells where it is significantly lower "
+             "or higher:", "", "| measure | stratifier | median MSE ratio | lower | higher | cells |", "|---|---|---|---|---|---|"]
+    for measure in MEASURES:
+        for s in stratifiers:
+            part = p[(p["measure"] == measure) & (p["stratifier"] == s)]
+            if part.empty:
+                continue
+            lower = int((part["significant"] & (part["wins"] > part["losses"])).sum())
+            higher = int((part["significant"] & (part["losses"] > part["wins"])).sum())
+            lines.append(f"| {measure} | {s} | {_median_iqr(part['mse_ratio'])} | {lower} | {higher} | {len(part)} |")
+    sig = p[p["significant"]]
+    lower = int((sig["wins"] > sig["losses"]).sum())
+    higher = int((sig["losses"] > sig["wins"]).sum())
+    total = len(p)
+    lines += ["", f"**In short:** with the recommended estimates, stratifying lowers the MSE significantly in {lower} and "
+              f"raises it in {higher} of {total} (stratifier, cell) comparisons; in the other {total - lower - higher} "
+              f"no difference from `{baseline}` can be told apart from the samples' spread."]
+    other = paired[~paired.index.isin(p.index)]
+    if len(other):
+        o_lower = int((other["significant"] & (other["wins"] > other["losses"])).sum())
+        o_higher = int((other["significant"] & (other["losses"] > other["wins"])).sum())
+        lines.append(f"With the other estimate of each measure it lowers the MSE significantly in {o_lower} and raises it "
+                     f"in {o_higher} of {len(other)}: what a stratifier seems to gain depends on the estimator.")
+    return lines
+
+
+def _terms(paired: pd.DataFrame, errors: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
+    lines = [f"The MSE is bias² + the split variance E[Var(ê | D)] + the sample term Var(E[ê | D] − t), exactly. Each "
+             f"term's shift from `{baseline}`'s, as a share of `{baseline}`'s MSE: the median over the cells, and the "
+             "cells whose 95% interval excludes no shift (below 0, above 0).", "",
+             "| estimate | stratifier | bias² | split variance | sample term | split variance ratio (repeats of the baseline it equals) |",
+             "|---|---|---|---|---|---|"]
+    for estimator in ("pooled", "part_mean"):
+        for s in stratifiers:
+            part = paired[(paired["estimator"] == estimator) & (paired["stratifier"] == s)]
+            if part.empty:
+                continue
+            cells = []
+            for t in ("bias2", "split_variance", "sample_term"):
+                below = int((part[f"{t}_shift_high"] < 0).sum())
+                above = int((part[f"{t}_shift_low"] > 0).sum())
+                cells.append(f"{_pct(float(np.nanmedian(part[f'{t}_shift'])))} ({below} below, {above} above)")
+            ratio = part["split_ratio"].replace([np.inf, -np.inf], np.nan)
+            below = int((part["split_ratio_high"] < 1).sum())
+            med = float(np.nanmedian(ratio)) if ratio.notna().any() else np.nan
+            equal = "∞" if np.isfinite(med) and med == 0 else _f(1 / med) if np.isfinite(med) else "n/a"
+            lines.append(f"| {estimator} | {s} | {' | '.join(cells)} | {_f(med)} ({below} of {len(part)} below 1): "
+                         f"{equal} |")
+    lines += ["", "A split-variance ratio r means one CV of the stratifier varies with its split as much as the mean of "
+              f"1/r CVs of `{baseline}` (\"repeats equivalent\"; Eve, Varoquaux & Moreau 2026 use *sample gain* for "
+              "something else: the training rows a better estimate is worth). A stratifier can move the bias² too, "
+              "not only the split variance: it changes which parts the estimate averages, so its mean given the "
+              "sample."]
+    fixed = errors[(errors["split_variance"] == 0) & (errors["stratifier"] != baseline)]["stratifier"].unique()
+    if len(fixed):
+        lines.append(f"{', '.join(f'`{s}`' for s in fixed)} has no split variance in some cells: it ignores its seed, "
+                     "so every repeat is one split, whose luck stays in the sample term.")
+    return lines
+
+
+def _targets(errors: pd.DataFrame, baseline: str, chosen: dict) -> list[str]:
+    base = errors[errors["stratifier"] == baseline]
+    base = base[base.apply(lambda r: chosen.get(r["measure"]) == r["estimator"], axis=1)]
+    lines = [f"For `{baseline}` with the recommended estimates, per measure: the truth's own noise (its variance over "
+             "bootstrap resamples of the pool) as a share of the MSE, the correlation over samples of the estimate "
+             "with the truth, and the MSE against `err` over the MSE against `err_xy` (medians, quartiles):", "",
+             "| measure | truth noise ÷ MSE | corr(ê, t) | MSE(err) ÷ MSE(err_xy) |", "|---|---|---|---|"]
+    for measure in MEASURES:
+        part = base[base["measure"] == measure]
+        if part.empty:
+            continue
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lines.append(f"| {measure} | {_median_iqr(part['truth_noise'] / part['mse'])} | {_median_iqr(part['corr'])} | "
+                         f"{_median_iqr(part['mse_err'] / part['mse'])} |")
+    corr = float(np.nanmedian(base["corr"])) if len(base) else np.nan
+    lines += ["", f"The estimate follows the truth of the model at hand weakly (median correlation {_f(corr, 2)}): CV "
+              "estimates the error of the procedure more than that of the model it returns (Bates, Hastie & Tibshirani "
+              "2023). Part of every MSE above is the truth's own noise, the same for every stratifier: it leaves the "
+              "differences between stratifiers, not their ratios, as they are."]
+    return lines
+
+
+def _choices(choices: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
+    c = choices[choices.apply(lambda r: chosen.get(r["measure"]) == r["estimator"], axis=1)]
+    lines = [f"How often CV picks the model the truth picks (mean over cells), and the cells where a stratifier's "
+             f"agreement differs from `{baseline}`'s beyond its 95% interval (paired over the samples):", "",
+             "| task | stratifier | agreement | regret | higher | lower | cells |", "|---|---|---|---|---|---|---|"]
+    for task, part in c.groupby("task", sort=False):
+        for s in [baseline, *stratifiers]:
+            ps = part[part["stratifier"] == s]
+            if ps.empty:
+                continue
+            higher = int((ps["baseline_gap_low"] > 0).sum())
+            lower = int((ps["baseline_gap_high"] < 0).sum())
+            gaps = "–" if s == baseline else f"{higher} | {lower}"
+            lines.append(f"| {task} | {s} | {100 * ps['agreement'].mean():.1f}% | {_f(ps['regret'].mean())} | "
+                         f"{gaps if s != baseline else '– | –'} | {len(ps)} |")
+    lines += ["", "`learner` picks among the study's learners; `neighbours` among kNN with 5, 10, 20 and 40 neighbours, "
+              "close competitors whose order a split can change."]
+    return lines
+
+
+def _theory(theory: pd.DataFrame, baseline: str) -> list[str]:
+    lines = ["The count model (docs/ALGORITHMS.md §12.4) predicts three quantities from the hypergeometric law of a "
+             "label's count in a test part (random k-fold) and from exact label stratification. Observed over predicted, "
+             "median over (dataset, m, k) (quartiles):", "",
+             "| quantity | stratifier | observed ÷ predicted (random) | observed ÷ predicted (stratified) |",
+             "|---|---|---|---|"]
+    for quantity, part in theory.groupby("quantity", sort=False):
+        for s, ps in part.groupby("stratifier", sort=False):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lines.append(f"| {quantity} | {s} | {_median_iqr(ps['observed'] / ps['random'])} | "
+                             f"{_median_iqr(ps['observed'] / ps['stratified'])} |")
+    gap = theory[(theory["quantity"] == "f1_gap") & (theory["stratifier"] == baseline)]
+    if len(gap):
+        observed, random, stratified = (-float(np.nanmedian(gap[c])) for c in ("observed", "random", "stratified"))
+        shrinks = np.isfinite(stratified) and np.isfinite(random) and stratified < random
+        lines += ["", f"For `{baseline}` the per-part macro-F1 lies below the pooled one by a median {_f(observed)} "
+                  f"(the count model predicts {_f(random)}); for label-stratified parts it predicts {_f(stratified)}: "
+                  + ("stratifying shrinks the per-part estimator's bias, which the pooled estimator does not have."
+                     if shrinks else "here stratifying would not shrink the per-part estimator's bias.")]
+    return lines
+
+
+def _per_dataset(paired: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
+    p = _cells(paired, chosen)
+    lines = [f"Median MSE ratio to `{baseline}` over each dataset's (m, k, learner, measure) cells with the recommended "
+             "estimates; in brackets the cells significantly lower / higher:", "",
+             "| dataset | " + " | ".join(stratifiers) + " |", "|---|" + "---|" * len(stratifiers)]
+    for dataset, part in p.groupby("dataset", sort=False):
+        cells = []
+        for s in stratifiers:
+            ps = part[part["stratifier"] == s]
+            lower = int((ps["significant"] & (ps["wins"] > ps["losses"])).sum())
+            higher = int((ps["significant"] & (ps["losses"] > ps["wins"])).sum())
+            cells.append(f"{_f(float(np.nanmedian(ps['mse_ratio'])))} ({lower}/{higher})" if len(ps) else "")
+        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _caveats(setup: dict) -> list[str]:
+    return [f"- {len(setup['learners'])} learners ({', '.join(setup['learners'])}), chosen to be fast, not strong; a "
+            "learner whose fit depends more on which rows it sees may react to the split otherwise.",
+            f"- {len(setup['datasets'])} datasets, each analysed on its own (its samples are the unit of its tests); no "
+            "claim here extends to datasets unlike them.",
+            "- Two targets: the model at hand on a finite pool (whose noise is shown) and the expected risk at the "
+            "training size of the folds; the comparisons use the first.",
+            "- Two estimators: a stratifier's gain with one of them need not hold with the other.",
+            f"- Development samples of {setup['sizes']} rows: larger samples leave less to stratify."]
