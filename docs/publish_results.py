@@ -15,7 +15,8 @@ from datetime import date
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-CV_ERROR = ("report/does_it_matter.md", ["cv_error_bias_variance", "cv_error_model_choice"])
+CV_ERROR = ("report/does_it_matter.md", ["cv_error_decomposition_pooled", "cv_error_decomposition_part_mean",
+                                          "cv_error_count_model", "cv_error_model_choice"])
 REPORTS = {"cv_error": CV_ERROR, "cv_error_quick": CV_ERROR}
 
 

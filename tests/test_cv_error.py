@@ -1,6 +1,5 @@
 """The "does it matter" study: its measures, learners, samples and tables checked on hand-computed
 cases, and its quick variant (config/cv_error_quick.yaml) run end to end through Snakemake."""
-import re
 
 import numpy as np
 import pandas as pd

@@ -17,6 +17,12 @@ cross-validator is trusted for (:mod:`stratbench.conformance`).
 as a mirror (``<folder>/<dataset>/<file>``), for ``STRATBENCH_DATA_MIRROR`` or ``data.mirror`` on a machine
 without network, and for the real-data tests.
 
+``stratbench verify results/<study>`` checks a finished study's folder against the manifest its run wrote
+(every output's sha256) and names each file that changed or is missing (exit status 1).
+
+``stratbench bundle results/<study>`` writes the finished study as one Workflow Run RO-Crate (Provenance Run
+Crate profile): the workflow, the config as run, every output, the run and its jobs (:mod:`stratbench.bundle`).
+
 ``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
 dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
 calibration on this machine, and writes it under
@@ -96,6 +102,29 @@ def _mirror(args) -> int:
         print(f"{name}: {', '.join(f.path for f in registry.entry(name).files)}", file=sys.stderr)
     print(f"{folder}: {len(names)} datasets ({total / 1e6:.1f} MB), {fetched} files downloaded; use it with "
           f"STRATBENCH_DATA_MIRROR={folder.resolve()}")
+    return 0
+
+
+def _verify(args) -> int:
+    """Check a results folder against its manifest; name every file that changed or is missing."""
+    from stratbench.provenance import verify
+
+    found = verify(args.folder)
+    for kind in ("changed", "missing", "unlisted"):
+        for name in found[kind]:
+            print(f"{kind}: {args.folder}/{name}")
+    bad = len(found["changed"]) + len(found["missing"])
+    print(f"{args.folder}: {'OK' if not bad else f'{bad} files differ from the manifest'}"
+          + (f"; {len(found['unlisted'])} files the manifest does not list" if found["unlisted"] else ""))
+    return 1 if bad else 0
+
+
+def _bundle(args) -> int:
+    """Write a finished study's Workflow Run RO-Crate (a zip to deposit)."""
+    from stratbench.bundle import bundle
+
+    out = bundle(args.folder, args.out, args.directory, args.workflow)
+    print(f"written: {out}")
     return 0
 
 
@@ -207,6 +236,13 @@ def main(argv=None) -> int:
     mirror = sub.add_parser("mirror", help="download the pinned MULAN files into a mirror folder")
     mirror.add_argument("folder", help="where the files go, as <folder>/<dataset>/<file>")
     mirror.add_argument("datasets", nargs="*", help="MULAN datasets (default: every pinned one)")
+    ver = sub.add_parser("verify", help="check a results folder against its manifest (every output's sha256)")
+    ver.add_argument("folder", help="results/<study>")
+    bun = sub.add_parser("bundle", help="write a finished study's Workflow Run RO-Crate (a zip to deposit)")
+    bun.add_argument("folder", help="results/<study>")
+    bun.add_argument("--out", help="the zip (default results/<study>.crate.zip)")
+    bun.add_argument("--directory", default=".", help="the workflow's working directory (its logs/)")
+    bun.add_argument("--workflow", help="the workflow folder (default: the checkout's workflow/)")
     check = sub.add_parser("check", help="read and check a study without running it")
     check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")
@@ -220,7 +256,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list, "certify": _certify,
-                "mirror": _mirror}[args.command](args)
+                "mirror": _mirror, "verify": _verify,
+                "bundle": _bundle}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -8,6 +8,7 @@ import os
 import resource
 import sys
 import time
+from datetime import UTC
 from pathlib import Path
 
 
@@ -40,7 +41,19 @@ def setup(smk) -> None:
     sys.excepthook = _one_line_for_user_errors
     use_import_paths(smk.config.get("import_paths"))
     _JOB.update(rule=smk.rule, wildcards=dict(smk.wildcards.items()), threads=smk.threads)
+    print(job_line(smk), file=sys.stderr)
     atexit.register(_log_usage)
+
+
+def job_line(smk) -> str:
+    """``stratbench-job {…}``: the job's rule, wildcards, inputs, outputs and start, one JSON line in its log (what
+    ``stratbench bundle`` records of each job in a study's RO-Crate)."""
+    import json
+    from datetime import datetime
+
+    record = dict(rule=smk.rule, wildcards=dict(smk.wildcards.items()), input=[str(f) for f in smk.input],
+                  output=[str(f) for f in smk.output], started=datetime.now(UTC).isoformat(timespec="seconds"))
+    return "stratbench-job " + json.dumps(record, sort_keys=True)
 
 
 _JOB: dict = {}  # the job whose usage line is logged (rule, wildcards, threads), until it is

@@ -1,6 +1,7 @@
 import inspect
 import re
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import stratbench
@@ -12,8 +13,10 @@ from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
 from stratbench.cv_error.run import learners_of
 from stratbench.datasets.local import file_list as local_files
+from stratbench.provenance import record_run
 from stratbench.study import Study
 
+RUN = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}  # the run's start: set again by onstart
 use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
 dry_run_summary(workflow, logger)  # `snakemake -n`: jobs per rule, not a block per job (--verbose: every job)
 coalesce_reevaluations()  # one pending re-selection timer in Snakemake's scheduler, not one per finished job
@@ -158,8 +161,12 @@ def cv_files(kind):
 
 
 CV_PARTS = ("stats", "choices", "splits", "theory")  # what a cv_estimates job writes (stratbench.cv_error.run)
-CV_FIGURES = ("cv_error_decomposition_pooled", "cv_error_decomposition_part_mean", "cv_error_count_model",
-              "cv_error_model_choice")
+CV_FIGURES = (
+    "cv_error_decomposition_pooled",
+    "cv_error_decomposition_part_mean",
+    "cv_error_count_model",
+    "cv_error_model_choice",
+)
 
 
 def cv_learners(dataset, m):

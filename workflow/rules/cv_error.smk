@@ -55,8 +55,8 @@ rule cv_estimates:
 
 rule cv_error_tables:
     input:
-        truth=cv_files("truth.csv"),
         **{part: [f for s in study.stratifiers for f in cv_files(f"{part}/{s}.csv")] for part in CV_PARTS},
+        truth=cv_files("truth.csv"),
         code=code("cv_error/summary.py"),
     output:
         errors=f"{study.results}/tables/cv_error.csv",

@@ -1,0 +1,212 @@
+"""What produced a study's results, kept beside them: ``results/<study>/provenance.json`` and a manifest of
+every output with its sha256 (``results/<study>/manifest.tsv``), written at the end of every successful run
+(the workflow's ``onsuccess``), and the check of a results folder against its manifest (``stratbench verify``).
+
+provenance.json holds the commit of stratbench's checkout and whether it had uncommitted changes; Python and
+the version of every package that can change a number; the operating system, CPU model and cores; the config
+as run (defaults filled in) and its sha256; the sha256 of every input data file; the command line; the run's
+start and end; and the CPU hours per rule from the jobs' ``stratbench-usage`` lines (each job's own getrusage,
+its worker processes included).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import re
+import subprocess
+from pathlib import Path
+
+from stratbench import StratbenchError, __version__
+from stratbench._versions import version
+from stratbench.io import write_text
+
+PACKAGES = ("numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "matplotlib", "networkx", "pyyaml",
+            "jsonschema", "snakemake", "ortools", "iterative-stratification", "scikit-multilearn", "threadpoolctl")
+PROVENANCE, MANIFEST = "provenance.json", "manifest.tsv"
+USAGE = re.compile(r"^stratbench-usage rule=(\S+) (.*?)threads=(\d+) wall_s=([\d.]+) cpu_s=([\d.]+) max_rss_mb=(\d+)")
+
+
+def sha256_of(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def git_state(where: str | os.PathLike) -> dict:
+    """``{"commit": …, "dirty": …}`` of the git checkout holding ``where`` (None and None outside one)."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=where, capture_output=True, text=True, timeout=30)
+
+    try:
+        head = git("rev-parse", "HEAD")
+        if head.returncode != 0:
+            return {"commit": None, "dirty": None}
+        status = git("status", "--porcelain", "--untracked-files=no")
+        return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+
+
+def machine() -> dict:
+    """The operating system, CPU model, cores and memory of this machine."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    except (ValueError, OSError, AttributeError):
+        memory = None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"os": platform.platform(), "cpu": cpu, "cores": cores,
+            "memory_gib": None if memory is None else round(memory, 1)}
+
+
+def software() -> dict:
+    """Python's version and every package of :data:`PACKAGES` (``not installed`` where absent)."""
+    return {"python": platform.python_version(), "stratbench": __version__,
+            **{name: version(name) for name in PACKAGES}}
+
+
+def usage(logs: str | os.PathLike) -> list[dict]:
+    """Every job's ``stratbench-usage`` line under ``logs``: rule, wildcards, threads, wall_s, cpu_s, max_rss_mb
+    (a job's log is rewritten when it runs again, so each line is the job that made the current outputs)."""
+    rows = []
+    for path in sorted(Path(logs).rglob("*.log")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            found = USAGE.match(line)
+            if found:
+                rule, keys, threads, wall, cpu, rss = found.groups()
+                wildcards = dict(kv.split("=", 1) for kv in keys.split())
+                rows.append(dict(rule=rule, wildcards=wildcards, log=str(path), threads=int(threads),
+                                 wall_s=float(wall), cpu_s=float(cpu), max_rss_mb=int(rss)))
+    return rows
+
+
+def cpu_hours(jobs: list[dict]) -> dict:
+    """CPU hours per rule and in total, from :func:`usage`'s rows."""
+    per_rule: dict = {}
+    for job in jobs:
+        per_rule[job["rule"]] = per_rule.get(job["rule"], 0.0) + job["cpu_s"] / 3600
+    return {**{rule: round(hours, 6) for rule, hours in sorted(per_rule.items())},
+            "total": round(sum(per_rule.values()), 6)}
+
+
+def config_sha256(config: dict) -> str:
+    """The sha256 of the config as run, as canonical JSON (sorted keys)."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def data_files(study, workdir: str | os.PathLike = ".") -> list[dict]:
+    """The input data files of the study's datasets with their sha256: a MULAN dataset's pinned files (checked
+    where the workflow keeps them), a user's own files, and a generated dataset's definition's digest."""
+    from stratbench.datasets import registry
+    from stratbench.datasets.local import file_list
+
+    rows = []
+    for name in study.datasets:
+        mulan, local, generated = study.mulan_name(name), study.local_spec(name), study.generated_spec(name)
+        if mulan:
+            for remote in registry.entry(mulan).files:
+                path = Path(workdir) / "resources" / "mulan" / "raw" / mulan / remote.name
+                found = sha256_of(path) if path.is_file() else None
+                rows.append(dict(dataset=name, file=remote.path, sha256=remote.sha256,
+                                 checked=found == remote.sha256 if found else None))
+        elif local:
+            rows += [dict(dataset=name, file=str(f), sha256=sha256_of(f), checked=True) for f in file_list(local)]
+        elif generated:
+            definition = json.dumps({generated[0]: generated[1]}, sort_keys=True)
+            rows.append(dict(dataset=name, file=f"{generated[0]} (generated)",
+                             sha256=hashlib.sha256(definition.encode()).hexdigest(), checked=True,
+                             definition=generated[1]))
+    return rows
+
+
+def provenance(study, config_files, command: str, started: str, finished: str, workdir=".") -> dict:
+    """The record of a run (module doc)."""
+    import stratbench
+
+    return {
+        "study": study.name,
+        "command": command,
+        "started": started,
+        "finished": finished,
+        "config_files": [str(f) for f in config_files],
+        "config_sha256": config_sha256(study.config),
+        "config": study.config,
+        "stratbench": {"version": __version__, **git_state(Path(stratbench.__file__).parent)},
+        "software": software(),
+        "machine": machine(),
+        "data": data_files(study, workdir),
+        "cpu_hours": cpu_hours(usage(Path(workdir) / "logs" / study.name)),
+    }
+
+
+def manifest_rows(folder: str | os.PathLike) -> list[tuple[str, int, str]]:
+    """(path relative to ``folder``, bytes, sha256) of every file under it but the manifest, sorted by path."""
+    folder = Path(folder)
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST)
+    return [(p.relative_to(folder).as_posix(), p.stat().st_size, sha256_of(p)) for p in files]
+
+
+def write_manifest(folder: str | os.PathLike) -> Path:
+    """``manifest.tsv`` in ``folder``: every file under it, its bytes and sha256."""
+    rows = manifest_rows(folder)
+    text = "path\tbytes\tsha256\n" + "".join(f"{path}\t{size}\t{digest}\n" for path, size, digest in rows)
+    write_text(Path(folder) / MANIFEST, text)
+    return Path(folder) / MANIFEST
+
+
+def record_run(study, config_files, command: str, started: str, workdir=".") -> tuple[Path, Path]:
+    """At the end of a successful run: ``provenance.json``, then the manifest (which lists it) in
+    ``results/<study>/``."""
+    results = Path(workdir) / study.results
+    finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    record = provenance(study, config_files, command, started, finished, workdir)
+    write_text(results / PROVENANCE, json.dumps(record, indent=1, default=str, ensure_ascii=False) + "\n")
+    return results / PROVENANCE, write_manifest(results)
+
+
+def verify(folder: str | os.PathLike) -> dict[str, list[str]]:
+    """A results folder against its manifest: ``changed`` (another sha256 or size), ``missing`` and
+    ``unlisted`` (a file the manifest does not name) paths."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise StratbenchError(f"{path}: no manifest; a study writes it at the end of a successful run "
+                              "(snakemake --cores N --configfile …)")
+    listed = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        name, size, digest = line.split("\t")
+        listed[name] = (int(size), digest)
+    found = {name: (size, digest) for name, size, digest in manifest_rows(folder)}
+    return {"changed": sorted(n for n in listed if n in found and found[n] != listed[n]),
+            "missing": sorted(n for n in listed if n not in found),
+            "unlisted": sorted(n for n in found if n not in listed)}
+
+
+def summary_line(record: dict) -> str:
+    """What a reader needs of a run, in one line: versions, commit, machine, CPU-h.
+
+    >>> summary_line({"stratbench": {"version": "0.1.0", "commit": "abcdef123456", "dirty": False},
+    ...               "software": {"python": "3.11.7", "scikit-learn": "1.9.1", "numpy": "2.4.6", "snakemake": "9.27.1"},
+    ...               "machine": {"cpu": "Some CPU", "cores": 2, "os": "Linux"}, "cpu_hours": {"total": 0.25},
+    ...               "finished": "2026-11-27T18:00:00+00:00"})
+    ... # doctest: +ELLIPSIS
+    'stratbench 0.1.0 at commit abcdef1, Python 3.11.7, scikit-learn 1.9.1, numpy 2.4.6, snakemake 9.27.1; ...; 0.25 CPU-h; ...'
+    """
+    s, sw, m = record["stratbench"], record["software"], record["machine"]
+    commit = (s.get("commit") or "unknown")[:7] + (" with uncommitted changes" if s.get("dirty") else "")
+    packages = ", ".join(f"{name} {sw[name]}" for name in ("scikit-learn", "numpy", "snakemake") if name in sw)
+    return (f"stratbench {s['version']} at commit {commit}, Python {sw['python']}, {packages}; {m['cpu']}, "
+            f"{m['cores']} cores, {m['os']}; {record['cpu_hours']['total']:.3g} CPU-h; finished {record['finished']}")
