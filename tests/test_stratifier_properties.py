@@ -43,10 +43,11 @@ def label_matrices(draw, min_rows=2):
 
 
 GROUP_BASELINES = ["group_kfold", "stratified_group_kfold", "maestros"]  # split grouped data only: tests/test_groups.py
+READERS = ["from_file"]  # folds read from a file, not made: tests/test_provenance.py
 
 
 def test_every_method_is_registered():
-    assert stratifiers.names() == sorted(ALL + GROUP_BASELINES)
+    assert stratifiers.names() == sorted(ALL + GROUP_BASELINES + READERS)
     assert all(stratifiers.resolve(n).needs_groups for n in GROUP_BASELINES)
     assert not any(stratifiers.resolve(n).needs_groups for n in ALL)
 

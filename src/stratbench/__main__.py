@@ -20,6 +20,10 @@ without network, and for the real-data tests.
 ``stratbench verify results/<study>`` checks a finished study's folder against the manifest its run wrote
 (every output's sha256) and names each file that changed or is missing (exit status 1).
 
+``stratbench export-splits results/<study>`` writes a finished study's folds as OpenML split files (type,
+rowid, repeat, fold) under ``results/<study>/splits/``, for R, Weka or MEKA users, and for a study of its own
+(the ``from_file`` stratifier reads them).
+
 ``stratbench bundle results/<study>`` writes the finished study as one Workflow Run RO-Crate (Provenance Run
 Crate profile): the workflow, the config as run, every output, the run and its jobs (:mod:`stratbench.bundle`).
 
@@ -117,6 +121,15 @@ def _verify(args) -> int:
     print(f"{args.folder}: {'OK' if not bad else f'{bad} files differ from the manifest'}"
           + (f"; {len(found['unlisted'])} files the manifest does not list" if found["unlisted"] else ""))
     return 1 if bad else 0
+
+
+def _export_splits(args) -> int:
+    """Write a finished study's folds as OpenML split files."""
+    from stratbench.provenance import export_splits
+
+    written = export_splits(args.folder)
+    print(f"written: {len(written)} OpenML split files under {args.folder}/splits/ (and the manifest again)")
+    return 0
 
 
 def _bundle(args) -> int:
@@ -238,6 +251,8 @@ def main(argv=None) -> int:
     mirror.add_argument("datasets", nargs="*", help="MULAN datasets (default: every pinned one)")
     ver = sub.add_parser("verify", help="check a results folder against its manifest (every output's sha256)")
     ver.add_argument("folder", help="results/<study>")
+    exp = sub.add_parser("export-splits", help="write a finished study's folds as OpenML split files (ARFF)")
+    exp.add_argument("folder", help="results/<study>")
     bun = sub.add_parser("bundle", help="write a finished study's Workflow Run RO-Crate (a zip to deposit)")
     bun.add_argument("folder", help="results/<study>")
     bun.add_argument("--out", help="the zip (default results/<study>.crate.zip)")
@@ -257,7 +272,7 @@ def main(argv=None) -> int:
     try:
         return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list, "certify": _certify,
                 "mirror": _mirror, "verify": _verify,
-                "bundle": _bundle}[args.command](args)
+                "bundle": _bundle, "export-splits": _export_splits}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

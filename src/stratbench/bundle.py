@@ -98,11 +98,16 @@ def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Pa
     outputs = {}
     for line in (results / MANIFEST).read_text(encoding="utf-8").splitlines()[1:]:
         path, size, digest = line.split("\t")
-        outputs[f"{results.as_posix()}/{path}"] = crate.add_file(
+        outputs[f"results/{study}/{path}"] = crate.add_file(  # as the jobs name it, from the working folder
             str(results / path), dest_path=f"results/{path}", properties={"sha256": digest, "contentSize": int(size)})
-    data = [crate.add(ContextEntity(crate, _data_id(d), properties={
-        "@type": "File", "name": d["file"], "sha256": d["sha256"], "description": f"input data of dataset {d['dataset']}"}))
-        for d in record["data"]]
+    data = []
+    for d in record["data"]:
+        about = {"name": d["file"], "sha256": d["sha256"], "description": f"input data of dataset {d['dataset']}"}
+        if d["file"].endswith("(generated)"):  # no file: the generator's definition, digested
+            data.append(crate.add(ContextEntity(crate, f"#data-{d['dataset']}", properties={
+                "@type": "CreativeWork", **about, "text": json.dumps(d.get("definition", {}), sort_keys=True)})))
+        else:  # a MULAN file by its pinned URL (a web data entity, not copied), or a user's file by its name
+            data.append(crate.add_file(_data_id(d), fetch_remote=False, properties=about))
 
     run_jobs = jobs(workdir / "logs" / study)
     rules = sorted({j["rule"] for j in run_jobs})
@@ -147,9 +152,9 @@ def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Pa
 
 
 def _data_id(d: dict) -> str:
-    """A data file's id: the pinned upstream URL of a MULAN file, else a local id."""
-    if "/" in d["file"] and not d["file"].endswith("(generated)") and not Path(d["file"]).is_absolute():
+    """A data file's id: the pinned upstream URL of a MULAN file, else the file's URI."""
+    if not Path(d["file"]).is_absolute():
         from stratbench.datasets.registry import upstream_base_url
 
         return upstream_base_url() + d["file"]
-    return f"#data-{d['dataset']}-{Path(d['file']).name.replace(' ', '-')}"
+    return Path(d["file"]).as_uri()

@@ -212,6 +212,27 @@ def _check_mirror(study) -> None:
                                       "download it")
 
 
+def _check_split_files(study, name: str, spec: dict) -> None:
+    """A stratifier that reads folds from files (``from_file``): each dataset's file exists, holds the study's
+    repeats, and partitions the dataset's rows into its k."""
+    from stratbench.io import read_openml_splits
+
+    path = (spec.get("params") or {}).get("path")
+    if not path:
+        raise StratbenchError(f"config: stratifier {name!r} needs params: {{path: …}} (an OpenML split file; "
+                              "{dataset} stands for the dataset)")
+    for d in study.datasets:
+        file = path.replace("{dataset}", d)
+        try:
+            splits = read_openml_splits(file, study.shape(d)[0])
+        except StratbenchError as exc:
+            raise StratbenchError(f"config: stratifier {name!r}: {exc}") from None
+        missing = sorted(set(study.repeats) - set(splits))
+        if missing or any(int(f.max()) + 1 != study.n_splits for f in splits.values()):
+            raise StratbenchError(f"config: stratifier {name!r}: {file} lacks repeats {missing} or has not "
+                                  f"{study.n_splits} folds")
+
+
 def _check_synthetic(name: str, params: dict) -> None:
     """A synthetic dataset whose cardinality its dependence cannot realise stops here, before any job (the
     generator's first draws, remembered in the working folder as the method checks are)."""
@@ -267,6 +288,9 @@ def _try_method(study, kind: str, name: str, spec: dict) -> None:
     from stratbench.stratifiers._base import tiny_labels  # the toy a compiled method's kernels first compile on
 
     k = study.n_splits
+    if kind == "stratifier" and getattr(study.method_class(kind, name), "context", ()):
+        _check_split_files(study, name, spec)  # folds read from files (from_file): the files, not a toy split
+        return
     Y = tiny_labels(k).toarray()
     try:
         with warnings.catch_warnings():

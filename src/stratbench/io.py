@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 import zipfile
 from pathlib import Path
@@ -133,3 +134,68 @@ def read_folds(path, n_rows: int) -> tuple[np.ndarray, int]:
         raise StratbenchError(f"{path}: fold ids must be 0…{k - 1} with no fold empty and none holding every row; "
                               f"sizes {sizes.tolist()} (folds {empty})")
     return folds, k
+
+
+OPENML_HEADER = ("@RELATION Split\n\n@ATTRIBUTE type {TRAIN,TEST}\n@ATTRIBUTE rowid INTEGER\n@ATTRIBUTE repeat INTEGER\n"
+                 "@ATTRIBUTE fold INTEGER\n\n@DATA\n")
+
+
+def write_openml_splits(path: str | os.PathLike, folds: dict[int, np.ndarray]) -> None:
+    r"""The k-fold splits of every repeat (``{repeat: the test fold of every row}``) as an OpenML split file
+    (ARFF: type TRAIN/TEST, rowid, repeat, fold; each row once per fold, rows counted from 0, repeats and
+    folds in order), the layout OpenML's tasks and openml-python read, written atomically.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_openml_splits(f"{d}/s.arff", {0: np.array([1, 0, 1])})
+    ...     print(Path(f"{d}/s.arff").read_text().split("@DATA\n")[1], end="")
+    TRAIN,0,0,0
+    TRAIN,2,0,0
+    TEST,1,0,0
+    TRAIN,1,0,1
+    TEST,0,0,1
+    TEST,2,0,1
+    """
+    lines = [OPENML_HEADER]
+    for repeat in sorted(folds):
+        ids = np.asarray(folds[repeat])
+        for fold in range(int(ids.max()) + 1):
+            train, test = np.flatnonzero(ids != fold), np.flatnonzero(ids == fold)
+            lines += [f"TRAIN,{row},{repeat},{fold}\n" for row in train]
+            lines += [f"TEST,{row},{repeat},{fold}\n" for row in test]
+    write_text(path, "".join(lines))
+
+
+def read_openml_splits(path: str | os.PathLike, n_rows: int | None = None) -> dict[int, np.ndarray]:
+    """``{repeat: the test fold of every row}`` of an OpenML split file; a file whose folds are not a partition
+    of the rows (a row in no test fold or in two, rows beyond ``n_rows``) stops with a message naming it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StratbenchError(f"{path}: cannot read the split file: {exc.strerror or exc}") from None
+    head, sep, body = text.partition("@DATA")
+    names = re.findall(r"@ATTRIBUTE\s+(\w+)", head, flags=re.IGNORECASE)
+    if not sep or not {"type", "rowid", "repeat", "fold"} <= {n.lower() for n in names}:
+        raise StratbenchError(f"{path}: not an OpenML split file (ARFF with the attributes type, rowid, repeat, fold)")
+    column = {n.lower(): i for i, n in enumerate(names)}
+    tests: dict[int, list[tuple[int, int]]] = {}
+    for line in body.splitlines():
+        line = line.strip()
+        if not line or line.startswith("%"):
+            continue
+        cells = [c.strip() for c in line.split(",")]
+        if cells[column["type"]].upper() == "TEST":
+            tests.setdefault(int(cells[column["repeat"]]), []).append((int(cells[column["rowid"]]),
+                                                                         int(cells[column["fold"]])))
+    out = {}
+    for repeat, pairs in sorted(tests.items()):
+        rows = np.array([r for r, _ in pairs])
+        n = n_rows if n_rows is not None else int(rows.max()) + 1
+        if rows.min() < 0 or rows.max() >= n or len(np.unique(rows)) != len(rows) or len(rows) != n:
+            raise StratbenchError(f"{path}: repeat {repeat}'s test folds are not a partition of the {n} rows (each row "
+                                  "in exactly one test fold)")
+        ids = np.empty(n, dtype=np.int64)
+        ids[rows] = [f for _, f in pairs]
+        out[repeat] = ids
+    return out

@@ -20,6 +20,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy as np
+
 from stratbench import StratbenchError, __version__
 from stratbench._versions import version
 from stratbench.io import write_text
@@ -193,6 +195,31 @@ def verify(folder: str | os.PathLike) -> dict[str, list[str]]:
     return {"changed": sorted(n for n in listed if n in found and found[n] != listed[n]),
             "missing": sorted(n for n in listed if n not in found),
             "unlisted": sorted(n for n in found if n not in listed)}
+
+
+def export_splits(results: str | os.PathLike) -> list[Path]:
+    """Every (dataset, stratifier)'s folds of a finished benchmark study as an OpenML split file,
+    ``results/<study>/splits/{dataset}/{stratifier}.arff`` (every repeat; rows counted from 0 in the dataset's
+    order), and the manifest written again so that it lists them with their sha256."""
+    from stratbench.io import write_openml_splits
+
+    results = Path(results)
+    folds = results / "folds"
+    if not folds.is_dir():
+        raise StratbenchError(f"{results}: no folds/ folder: only a benchmark study (one with classifiers or fold "
+                              "quality per repeat) keeps its folds as files")
+    written = []
+    for pair in sorted(p for p in folds.glob("*/*") if p.is_dir()):
+        by_repeat = {}
+        for f in sorted(pair.glob("rep*.npz"), key=lambda f: int(f.stem[3:])):
+            with np.load(f) as z:
+                by_repeat[int(f.stem[3:])] = z["fold"].astype(np.int64)
+        out = results / "splits" / pair.parent.name / f"{pair.name}.arff"
+        write_openml_splits(out, by_repeat)
+        written.append(out)
+    if (results / MANIFEST).is_file():
+        write_manifest(results)
+    return written
 
 
 def summary_line(record: dict) -> str:

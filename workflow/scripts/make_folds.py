@@ -18,8 +18,10 @@ from stratbench.measures.fold_quality import fold_quality
 w, p, out = snakemake.wildcards, snakemake.params, snakemake.output
 out_folds, out_runtime, out_quality = ([x] if isinstance(x, str) else x for x in (out.folds, out.runtime, out.quality))
 Y = load_dataset(snakemake.input.data).Y
+wanted = getattr(stratifiers.entry_class(w.stratifier, p.spec), "context", ())  # e.g. from_file: dataset and repeat
 for i, (repeat, seed) in enumerate(zip(p.repeats, p.seeds)):
-    splitter = stratifiers.build(w.stratifier, p.spec, n_splits=p.n_splits, random_state=seed)
+    context = {k: v for k, v in (("dataset", w.dataset), ("repeat", int(repeat))) if k in wanted}
+    splitter = stratifiers.build(w.stratifier, p.spec, n_splits=p.n_splits, random_state=seed, **context)
     try:
         folds, seconds = stratifiers.timed_fold_ids(splitter, Y)
     except ValueError as exc:

@@ -21,6 +21,7 @@ _REGISTRY = Registry("stratifier", [
     "stratbench.stratifiers.groups.group_kfold",
     "stratbench.stratifiers.groups.stratified_group_kfold",
     "stratbench.stratifiers.groups.maestros",
+    "stratbench.stratifiers.from_file",
 ])
 register = _REGISTRY.register
 get = _REGISTRY.get
