@@ -28,7 +28,9 @@ WORK = Path(os.environ.get("STRATBENCH_SAME_DIR", "/tmp/stratbench-same"))
 # outputs that hold measured times: the runtime tables and figures, Snakemake's benchmark files,
 # and the tables whose cells include a stratifier's seconds
 MEASURED = re.compile(r"runtime|/benchmarks/|/estimate/|tiittanen2021_table2|fold_quality_papers\.md|"
-                      r"paper_tables\.md|grid_quality|grid_summary|tables\.tex|recommendation\.md|report\.html")
+                      r"paper_tables\.md|grid_quality|grid_summary|tables\.tex|recommendation\.md|report\.html|"
+                      r"/provenance\.json|/manifest\.tsv|/claims\.tsv")  # the run's record: its times and CPU
+MADE_WITH = re.compile(rb"^Made with stratbench .*$", re.M)  # a report's line naming the commit that made it
 
 
 def studies(tree: Path) -> dict[str, dict]:
@@ -65,7 +67,8 @@ def run(commit: str, cores: int, mirror: str, names) -> Path:
 
 
 def digests(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+    """Each file's sha256, a report's "Made with" line (the commit, which two commits differ in) left out."""
+    return {str(p.relative_to(folder)): hashlib.sha256(MADE_WITH.sub(b"", p.read_bytes())).hexdigest()
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 

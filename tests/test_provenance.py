@@ -45,6 +45,23 @@ def test_a_run_leaves_its_provenance_beside_its_results(finished_study):
     assert verify(results) == {"changed": [], "missing": [], "unlisted": []}
 
 
+def test_a_reproduction_lists_every_claim_with_its_command_value_rule_verdict_and_cost(finished_study):
+    import pandas as pd
+
+    results = finished_study / "results" / "tiny"
+    claims = pd.read_csv(results / "claims.tsv", sep="\t", keep_default_na=False)
+    report = pd.read_csv(results / "report" / "reproduction.csv", keep_default_na=False)
+    judged = report[~report["measure"].isin(["", "runtime_s"])]
+    assert len(claims) == len(judged) > 0
+    row = claims[(claims["dataset"] == "emotions") & (claims["stratifier"] == "iterative")].iloc[0]
+    assert row["claim"].startswith(row["table"]) and "emotions / iterative" in row["claim"]
+    assert row["command"].startswith("snakemake --cores N --configfile ") and row["command"].endswith(
+        "results/tiny/report/reproduction.csv")
+    assert row["rule"] and row["verdict"] in ("agrees", "unexplained", "undetermined") or row["verdict"].startswith("differs")
+    assert row["cpu_hours"] > 0 and "cores" in row["machine"]
+    assert "claims.tsv" in (results / MANIFEST).read_text()
+
+
 def test_verify_names_a_file_that_changed_or_went_missing(copied_study, capsys):
     results = copied_study / "results" / "tiny"
     scores = results / "tables" / "scores.csv"

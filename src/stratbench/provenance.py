@@ -24,7 +24,7 @@ import numpy as np
 
 from stratbench import StratbenchError, __version__
 from stratbench._versions import version
-from stratbench.io import write_text
+from stratbench.io import atomic_path, write_text
 
 PACKAGES = ("numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "matplotlib", "networkx", "pyyaml",
             "jsonschema", "snakemake", "ortools", "iterative-stratification", "scikit-multilearn", "threadpoolctl")
@@ -169,13 +169,53 @@ def write_manifest(folder: str | os.PathLike) -> Path:
     return Path(folder) / MANIFEST
 
 
+CLAIM_COLUMNS = ["claim", "table", "classifier", "dataset", "stratifier", "measure", "command", "published",
+                 "rule", "ours", "verdict", "cause", "cpu_hours", "machine"]
+
+
+def claims(report, jobs: list[dict], command: str, machine_line: str):
+    """Every published cell a reproduction report judges, as a reviewer checks it first: the claim (table and
+    cell), the command that reproduces it, the published value, the rule it is judged by, ours, the verdict,
+    the CPU hours of the jobs that made it (those of its dataset, stratifier and classifier) and the machine."""
+    import pandas as pd
+
+    from stratbench import papers
+
+    cells = report[~report["measure"].isin(["", "runtime_s"])].fillna({"classifier": "", "dataset": "", "stratifier": "",
+                                                                       "cause": ""})
+
+    def hours(row) -> float:
+        wanted = {k: row[k] for k in ("dataset", "stratifier", "classifier") if row[k]}
+        return sum(j["cpu_s"] for j in jobs if j["wildcards"].get("dataset") == wanted.get("dataset") and all(
+            j["wildcards"].get(k) in (None, v) for k, v in wanted.items())) / 3600
+
+    out = pd.DataFrame({
+        "claim": cells.apply(lambda r: " / ".join(str(r[k]) for k in ("table", "classifier", "dataset", "stratifier",
+                                                                       "measure") if r[k]), axis=1),
+        **{k: cells[k] for k in ("table", "classifier", "dataset", "stratifier", "measure")},
+        "command": command, "published": cells["published"], "rule": cells["table"].map(papers.criterion),
+        "ours": cells["ours"], "verdict": cells["verdict"], "cause": cells["cause"],
+        "cpu_hours": cells.apply(hours, axis=1).round(6), "machine": machine_line})
+    return out[CLAIM_COLUMNS]
+
+
 def record_run(study, config_files, command: str, started: str, workdir=".") -> tuple[Path, Path]:
-    """At the end of a successful run: ``provenance.json``, then the manifest (which lists it) in
-    ``results/<study>/``."""
+    """At the end of a successful run: ``provenance.json``, for a study that reproduces a paper ``claims.tsv``
+    (:func:`claims`), then the manifest (which lists them) in ``results/<study>/``."""
     results = Path(workdir) / study.results
     finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     record = provenance(study, config_files, command, started, finished, workdir)
     write_text(results / PROVENANCE, json.dumps(record, indent=1, default=str, ensure_ascii=False) + "\n")
+    report = results / "report" / "reproduction.csv"
+    if study.reproduces and report.is_file():
+        import pandas as pd
+
+        m = record["machine"]
+        rerun = f"snakemake --cores N --configfile {' '.join(str(f) for f in config_files)} {study.results}/report/reproduction.csv"
+        table = claims(pd.read_csv(report), usage(Path(workdir) / "logs" / study.name), rerun,
+                       f"{m['cpu']}, {m['cores']} cores, {m['os']}")
+        with atomic_path(results / "claims.tsv") as tmp:
+            table.to_csv(tmp, sep="\t", index=False, lineterminator="\n")
     return results / PROVENANCE, write_manifest(results)
 
 
@@ -222,6 +262,23 @@ def export_splits(results: str | os.PathLike) -> list[Path]:
     return written
 
 
+def environment_line(where=None) -> str:
+    """This environment in one line (commit, versions, machine): what a report made here says it was made with.
+    The same on every run of one checkout on one machine, so a report that shows it stays byte-identical."""
+    import stratbench
+
+    record = {"stratbench": {"version": __version__, **git_state(where or Path(stratbench.__file__).parent)},
+              "software": software(), "machine": machine()}
+    return _made_with(record)
+
+
+def _made_with(record: dict) -> str:
+    s, sw, m = record["stratbench"], record["software"], record["machine"]
+    commit = (s.get("commit") or "unknown")[:7] + (" with uncommitted changes" if s.get("dirty") else "")
+    packages = ", ".join(f"{name} {sw[name]}" for name in ("scikit-learn", "numpy", "snakemake") if name in sw)
+    return f"stratbench {s['version']} at commit {commit}, Python {sw['python']}, {packages}; {m['cpu']}, {m['cores']} cores, {m['os']}"
+
+
 def summary_line(record: dict) -> str:
     """What a reader needs of a run, in one line: versions, commit, machine, CPU-h.
 
@@ -232,8 +289,4 @@ def summary_line(record: dict) -> str:
     ... # doctest: +ELLIPSIS
     'stratbench 0.1.0 at commit abcdef1, Python 3.11.7, scikit-learn 1.9.1, numpy 2.4.6, snakemake 9.27.1; ...; 0.25 CPU-h; ...'
     """
-    s, sw, m = record["stratbench"], record["software"], record["machine"]
-    commit = (s.get("commit") or "unknown")[:7] + (" with uncommitted changes" if s.get("dirty") else "")
-    packages = ", ".join(f"{name} {sw[name]}" for name in ("scikit-learn", "numpy", "snakemake") if name in sw)
-    return (f"stratbench {s['version']} at commit {commit}, Python {sw['python']}, {packages}; {m['cpu']}, "
-            f"{m['cores']} cores, {m['os']}; {record['cpu_hours']['total']:.3g} CPU-h; finished {record['finished']}")
+    return f"{_made_with(record)}; {record['cpu_hours']['total']:.3g} CPU-h; finished {record['finished']}"

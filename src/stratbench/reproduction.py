@@ -90,11 +90,14 @@ def _disagreeing(report: pd.DataFrame) -> pd.DataFrame:
     return report[report["agrees"].eq(False).fillna(False)]
 
 
-def reproduction_markdown(report: pd.DataFrame, paper: str, study: str) -> str:
-    """The report as Markdown: the citation, a summary line per table, the cells that disagree, and
-    every table side by side."""
-    lines = [f"# Reproduction of {paper} by the study `{study}`", "", papers.get(paper).citation, "",
-             "## Summary", ""]
+def reproduction_markdown(report: pd.DataFrame, paper: str, study: str, made_with: str = "") -> str:
+    """The report as Markdown: the citation, what made it (``made_with``: commit, versions, machine), a summary
+    line per table, the cells that disagree, and every table side by side."""
+    lines = [f"# Reproduction of {paper} by the study `{study}`", "", papers.get(paper).citation, ""]
+    if made_with:
+        lines += [f"Made with {made_with}. The CPU hours of each claim: `results/{study}/claims.tsv`; of each rule, "
+                  f"with the config and data files: `results/{study}/provenance.json`.", ""]
+    lines += ["## Summary", ""]
     lines += [f"- {line}" for line in summary_lines(report)] or ["- nothing comparable (no shared datasets or methods)"]
     used = _causes_used(report, paper)
     if used:
