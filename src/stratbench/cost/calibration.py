@@ -261,16 +261,22 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
 
 
 def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
-    """Seconds per development sample of a "does it matter" study's jobs, each size m, with one BLAS
-    thread as a job has: the truths (every learner and model-selection candidate fitted on the sample and on
-    its fold-sized start, scored on its pool, with the pool's bootstrap on the first samples), and each
-    stratifier's estimates: the sample's preparation (its kernel, the learners' solves), timed once, plus
-    J times one CV repeat at every k, timed once beyond the preparation. The stratifier runs once at
-    every k beforehand (numba's load, which a job pays once)."""
+    """Seconds per development sample of a "does it matter" study's jobs, each size m, with one BLAS thread
+    as a job has, timed on sample 0 and a few parts of the work, not all of it:
+
+    - the truth: every learner and model-selection candidate fitted on the sample and on its fold-sized start,
+      scored on the pool (timed once, at the largest m: the pool, not the sample, weighs), plus the pool's
+      bootstrap (timed with 2 resamples, scaled to :data:`~stratbench.cv_error.run.NOISE_RESAMPLES`) on the
+      share of samples that have it;
+    - a stratifier's estimates: the sample's preparation (its kernel, the learners' solves), timed once; J times
+      one CV repeat at every k of the learners, timed once on unshuffled k-fold's split (the same for every
+      stratifier: the learners do not see who split); and J times the stratifier's own split at every k, timed
+      once (after one split, which loads its compiled kernels as a job does once)."""
     from threadpoolctl import threadpool_limits
 
     from stratbench.cv_error.learners import SELECTION
     from stratbench.cv_error.run import (
+        NOISE_RESAMPLES,
         NOISE_SAMPLES,
         development_rows,
         estimate_rows,
@@ -282,29 +288,41 @@ def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
 
     cv, seed = study.cv_error, study.seed
     out: dict = {part: {} for part in ["truth", *study.stratifiers]}
+    truth_s = None
+    loaded = set()  # stratifiers whose kernels are loaded
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # labels rarer than k in small samples: expected
-        for m in study.cv_sizes:
+        for m in sorted(study.cv_sizes, reverse=True):
             names = learners_of(cv, dataset, m)
             every = list(dict.fromkeys([*names, *SELECTION]))
-            share = min(1.0, NOISE_SAMPLES / cv["samples"])  # the bootstrap runs on the first samples only
-            timed = {}
-            for kind, samples in (("bootstrapped", range(1)), ("plain", range(NOISE_SAMPLES, NOISE_SAMPLES + 1))):
+            if truth_s is None:  # scoring the pool (at most max_pool rows) outweighs the fits: timed at the largest m
                 start = time.perf_counter()
-                truth_rows(ds.X, ds.Y, m, samples, every, cv["n_splits"], seed, dataset, cv.get("max_pool"))
-                timed[kind] = time.perf_counter() - start
-            out["truth"][m] = share * timed["bootstrapped"] + (1 - share) * timed["plain"]
+                truth_rows(ds.X, ds.Y, m, 1, every, cv["n_splits"], seed, dataset, cv.get("max_pool"), 0)
+                plain = time.perf_counter() - start
+                start = time.perf_counter()  # the pool's bootstrap, with 2 resamples
+                truth_rows(ds.X, ds.Y, m, 1, names, cv["n_splits"], seed, dataset, cv.get("max_pool"), 2)
+                bootstrap = max(0.0, time.perf_counter() - start - plain * len(names) / len(every)) * NOISE_RESAMPLES / 2
+                truth_s = plain + min(1.0, NOISE_SAMPLES / cv["samples"]) * bootstrap
+            out["truth"][m] = truth_s
+            dev = development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0]
             start = time.perf_counter()
-            prepare_learners(ds.X, ds.Y, development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0], every, 0)
+            prepare_learners(ds.X, ds.Y, dev, every, 0)
             prepare_s = time.perf_counter() - start
+            start = time.perf_counter()
+            estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], names, splitter_factory("kfold", {}), seed, dataset)
+            learners_s = max(0.0, time.perf_counter() - start - prepare_s)
+            Y_dev = ds.Y[dev]
             for name, spec in study.stratifiers.items():
                 make = splitter_factory(name, spec)
-                for k in cv["n_splits"]:  # loads its kernels: a job pays that once, not once a repeat
-                    make(k, 0).fold_ids(ds.Y[: min(study.cv_sizes)])
-                start = time.perf_counter()
-                estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], names, make, seed, dataset)
-                repeat_s = max(0.0, time.perf_counter() - start - prepare_s)
-                out[name][m] = prepare_s + repeat_s * len(study.repeats)
+                split_s = 0.0
+                for k in cv["n_splits"]:
+                    if name not in loaded:  # loads its kernels: a job pays that once, not once a repeat
+                        make(k, 0).fold_ids(Y_dev)
+                        loaded.add(name)
+                    start = time.perf_counter()
+                    make(k, 1).fold_ids(Y_dev)
+                    split_s += time.perf_counter() - start
+                out[name][m] = prepare_s + len(study.repeats) * (learners_s + split_s)
             log(f"  {dataset} m={m}: truth {out['truth'][m]:.2f} s per sample; estimates "
                 f"{sum(out[s][m] for s in study.stratifiers):.1f} s per sample, every stratifier")
     return out

@@ -276,6 +276,35 @@ def duration(seconds: float) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
+def _calibrated(args):
+    study, d, overhead, workdir, samples = args
+    start = time.perf_counter()
+    lines: list[str] = []
+    cost = calibrate_dataset(study, d, overhead, workdir, samples, lines.append)
+    return d, cost, lines + [f"calibrated {d} in {time.perf_counter() - start:.1f} s"]
+
+
+def calibrate_datasets(study: Study, overhead, workdir, samples: int, cores: int, log) -> dict[str, DatasetCost]:
+    """Every dataset's :func:`calibrate_dataset`, as many at once as this machine has cores (each with one BLAS
+    thread, as a job has), in the study's order."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    tasks = [(study, d, overhead, workdir, samples) for d in study.datasets]
+    workers = max(1, min(len(tasks), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+    if workers == 1:
+        results = map(_calibrated, tasks)
+    else:
+        pool = ProcessPoolExecutor(workers)
+        results = pool.map(_calibrated, tasks)
+    costs = {}
+    for d, cost, lines in results:
+        for line in lines:
+            log(line)
+        costs[d] = cost
+    return costs
+
+
 def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print):
     """(jobs, summary table, calibration) of the study ``config`` on this machine at ``cores`` cores."""
     study = Study(config)
@@ -290,11 +319,7 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
         forest = study.forest
         overhead = forest_overhead(lambda seed: classifiers.get("br", **forest, random_state=seed)
                                    .make_forest(seed))
-    costs = {}
-    for d in study.datasets:
-        start = time.perf_counter()
-        costs[d] = calibrate_dataset(study, d, overhead, workdir, samples, log)
-        log(f"calibrated {d} in {time.perf_counter() - start:.1f} s")
+    costs = calibrate_datasets(study, overhead, workdir, samples, cores, log)
     jobs = study_jobs(study, costs, startups, planned)
     wall = simulate(jobs, cores)
     return jobs, summary(jobs), dict(startups_s=startups, cores=cores, wall_s=wall, forest_overhead=overhead,

@@ -6,8 +6,8 @@ or a lookup, not a fresh fit from the features.
 
 - ``knn``: the 10 nearest training rows by cosine similarity; a label's score is the share of the
   neighbours that carry it (a tie in similarity at the k-th place is broken by numpy's introselect,
-  the same way for the same input); predicted where the score ≥ 0.5. ``knn5``, ``knn10``, ``knn20`` and
-  ``knn40`` are the same with 5 … 40 neighbours: the close competitors of the model-selection task.
+  the same way for the same input); predicted where the score ≥ 0.5. ``knn5``, ``knn20`` and ``knn40`` are
+  the same with 5, 20 and 40 neighbours: with ``knn``, the close competitors of the model-selection task.
 - ``ridge``: binary relevance over ridge regression in its dual (kernel) form on L2-normalised rows,
   K = X Xᵀ + 1 (the 1 is an intercept), α = (K_tr + 1 + λI)⁻¹ Y_tr, scores (K_te,tr + 1) α with λ = 1;
   predicted where the score ≥ 0.5. Every label shares one solve; a held-out part's scores come from
@@ -28,7 +28,8 @@ import scipy.linalg
 import scipy.sparse as sp
 
 NEIGHBOURS = 10
-SELECTION = {f"knn{k}": k for k in (5, 10, 20, 40)}  # the model-selection task: kNN's neighbours
+SELECTION = ("knn5", "knn", "knn20", "knn40")  # the model-selection task: kNN with 5, 10, 20, 40 neighbours
+STUDY_LEARNERS = ("knn", "ridge", "forest")  # what `cv_error.learners` may name
 RIDGE_LAMBDA = 1.0
 FOREST_TREES = 10
 
@@ -156,4 +157,4 @@ class Forest(Learner):
         return self._fit_score(self.X[rows], self.Y[rows], X_pool)
 
 
-LEARNERS = {cls.name: cls for cls in (NearestNeighbours, Ridge, Forest, *(neighbours(k) for k in SELECTION.values()))}
+LEARNERS = {cls.name: cls for cls in (NearestNeighbours, Ridge, Forest, *(neighbours(k) for k in (5, 20, 40)))}

@@ -29,7 +29,7 @@ import scipy.sparse as sp
 
 from stratbench import stratifiers
 from stratbench.cv_error import theory
-from stratbench.cv_error.learners import LEARNERS, SELECTION, normalised_rows, similarity
+from stratbench.cv_error.learners import LEARNERS, SELECTION, STUDY_LEARNERS, normalised_rows, similarity
 from stratbench.cv_error.measures import LOWER_IS_BETTER, MEASURES, part_measures
 from stratbench.seeds import derive_seed, seed_sequence
 
@@ -82,7 +82,7 @@ def _dense(Y, rows) -> np.ndarray:
 
 
 def truth_rows(X, Y, m: int, samples: int | range, names: list[str], ks: list[int], base_seed: int, dataset: str,
-               max_pool: int | None = None) -> list[tuple]:
+               max_pool: int | None = None, resamples: int = NOISE_RESAMPLES) -> list[tuple]:
     """Rows :data:`TRUTH_COLUMNS` of every development sample of size ``m`` (``samples`` of them, or those of a
     range): ``err_xy`` (for every k, the same value) with the pool's bootstrap noise on the first
     :data:`NOISE_SAMPLES` samples, and ``err`` per k."""
@@ -93,15 +93,15 @@ def truth_rows(X, Y, m: int, samples: int | range, names: list[str], ks: list[in
         Xp = normalised_rows(X[pool])
         K_pool = similarity(Xp, Xd)
         Y_pool = _dense(Y, pool).astype(bool)
-        resamples = (np.random.default_rng(seed_sequence(base_seed, dataset, r, "noise", m)).integers(
-            0, len(pool), (NOISE_RESAMPLES, len(pool))) if r < NOISE_SAMPLES else None)
+        draws = (np.random.default_rng(seed_sequence(base_seed, dataset, r, "noise", m)).integers(
+            0, len(pool), (resamples, len(pool))) if r < NOISE_SAMPLES and resamples else None)
         for name, learner in prepared.items():
             S = learner.pool_scores(K_pool, Xp)
             values = part_measures(Y_pool, S)
             noise = {measure: np.nan for measure in MEASURES}
-            if resamples is not None and name not in SELECTION:
-                draws = [part_measures(Y_pool[b], S[b]) for b in resamples]
-                noise = {measure: float(np.nanvar([d[measure][0] for d in draws])) for measure in MEASURES}
+            if draws is not None and name in STUDY_LEARNERS:  # the study's learners (knn is a candidate too)
+                boot = [part_measures(Y_pool[b], S[b]) for b in draws]
+                noise = {measure: float(np.nanvar([d[measure][0] for d in boot])) for measure in MEASURES}
             for k in ks:
                 train = np.arange((m * (k - 1)) // k)  # the first rows of a shuffled sample: a fresh training set
                 fresh = part_measures(Y_pool, learner.pool_scores(K_pool, Xp, train))
