@@ -136,9 +136,10 @@ def test_a_hand_worked_grouped_split():
 def test_the_group_search_move_cost_is_the_change_of_its_objective():
     """ΔF of moving a group (module doc of stratbench.stratifiers.hybrid.group_search) equals F after − F before,
     F = Σ_c w_c Σ_j (c_jc − d_c·s_j)² + Σ_λ h_λ Σ_j max(0, c_jλ − ⌈|D_λ|/k⌉) − f·(non-empty cells)."""
+    from stratbench._kernels.group_search import _apply, _move_delta
     from stratbench.labels import label_combinations
     from stratbench.stratifiers._base import group_matrix
-    from stratbench.stratifiers.hybrid.group_search import _apply, _move_delta, group_combinations
+    from stratbench.stratifiers.hybrid.group_search import group_combinations
 
     Y, groups = grouped_data(4, n_groups=30)
     member, _, gsize = group_matrix(sp.csr_matrix(Y), groups)

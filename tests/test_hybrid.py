@@ -115,14 +115,14 @@ def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
     """The hybrid kernel's arguments for a round-robin start (sizes exact, so only the search moves);
     R holds the start's counts, as the kernel's own copy does."""
     from stratbench.labels import fold_counts, label_combinations
-    from stratbench.stratifiers.hybrid import stratifier as H
+    from stratbench.stratifiers.hybrid.stratifier import objective_weights
 
     n = Y.shape[0]
     comb = label_combinations(sp.csr_matrix(Y))
     fold = (np.arange(n) % k).astype(np.int64)
     targets = np.bincount(fold, minlength=k).astype(np.float64)
     counts = fold_counts(comb.row_ptr, comb.row_combos, fold, k, len(comb.first))
-    weight, hinge = H.objective_weights(comb, [counts], targets, n, pair_weight, 16.0)
+    weight, hinge = objective_weights(comb, [counts], targets, n, pair_weight, 16.0)
     R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
     R[:, :k] = counts
     R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
@@ -133,8 +133,9 @@ def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
 def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
     """_deltas (every destination) and _delta_to (one) give the same ΔF and the same change in empty
     (fold, label) and (fold, pair) cells, and ΔF is F after the move minus F before (the squared and
-    hinge terms of _objective, plus the fill reward of each cell emptied or filled)."""
-    from stratbench.stratifiers.hybrid import stratifier as H
+    hinge terms of _objective, plus the fill reward of each cell emptied or filled). The helpers run as Python
+    where the kernels are compiled ahead of time (the same code numba compiles)."""
+    from stratbench._kernels import hybrid as H
 
     rng = np.random.default_rng(5)
     Y = (rng.random((60, 5)) < [0.5, 0.3, 0.2, 0.08, 0.05]).astype(np.int8)
@@ -173,8 +174,8 @@ def test_keep_pairs_never_adds_an_empty_fold_pair_cell_and_without_it_the_search
     does not raise the number of empty (fold, label) cells (it may empty one while it fills another);
     with ``keep_pairs`` the same holds for (fold, pair) cells. Without it, over six such cases, the
     search ends with more empty pair cells (264 against 256)."""
+    from stratbench._kernels import hybrid as H
     from stratbench.labels import fold_counts
-    from stratbench.stratifiers.hybrid import stratifier as H
 
     empty_pairs = {True: 0, False: 0}
     for seed in range(6):

@@ -54,7 +54,7 @@ def test_clear_errors():
         stratifiers.get("iterative", n_splits=5).fold_ids(Y)
     with pytest.raises(StratbenchError, match=r"label column 1 is not 0/1 \(value 2 at row 0\)"):
         stratifiers.get("random", n_splits=2).fold_ids(np.array([[0, 2], [1, 0], [1, 1]]))
-    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: group_kfold, hybrid, iterative, kfold, labelset"):
+    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: from_file, group_kfold, hybrid, iterative, kfold, labelset"):
         stratifiers.get("nope")
     with pytest.raises(StratbenchError, match=r"cannot import stratifier 'no.such.Thing'"):
         stratifiers.get("no.such.Thing")
@@ -256,7 +256,7 @@ def test_skmultilearn_rules_by_hand():
 
 def test_the_compiled_stable_argsort_orders_as_numpys_stable_sort():
     """Ties in index order, -0.0 equal to 0.0, infinities in place and NaN last, as NumPy's stable sort; ints too."""
-    from stratbench.stratifiers._kernels import stable_argsort
+    from stratbench._kernels.common import stable_argsort
 
     assert stable_argsort(np.array([2.0, 1.0, 2.0, np.nan, -np.inf, 1.0, -0.0, 0.0, np.inf])).tolist() == \
         [4, 6, 7, 1, 5, 0, 2, 8, 3]  # by hand
@@ -319,7 +319,7 @@ def _first_split(method, cache, wait=True):
     import subprocess
     import sys
 
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "STRATBENCH_KERNELS": "jit"}
     child = subprocess.Popen([sys.executable, "-c", FIRST_SPLIT, method], env=env, text=True,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if not wait:
@@ -330,7 +330,7 @@ def _first_split(method, cache, wait=True):
 
 
 def test_a_first_split_compiles_once_in_parallel_parts_and_says_so_once(tmp_path):
-    """In a fresh numba cache, hybrid's first split announces its compilation in one line and compiles its
+    """Under the JIT (a source checkout not built, or a kernel edited since), in a fresh numba cache, hybrid's first split announces its compilation in one line and compiles its
     local search in a second process (this one loads ``hybrid_kernel`` from disk); the folds are those of a
     split with every kernel compiled here. A second process loads everything and says nothing — also
     where the grouped kernel was never compiled."""
@@ -356,12 +356,17 @@ def test_first_splits_at_once_take_turns_one_compiles_the_other_loads(tmp_path):
     assert sum(err.count("compiling iterative's kernels") for _, err in results) == 1
 
 
-def test_a_part_that_fails_to_compile_elsewhere_says_so_and_the_split_goes_on(tmp_path, capsys):
-    """``compile_once`` with a kernel whose cache index is missing: one notice, the part run here, and for a
-    part that fails in its own process one line naming it and its error (the split compiles it itself)."""
+def test_a_part_that_fails_to_compile_elsewhere_says_so_and_the_split_goes_on(tmp_path, capsys, monkeypatch):
+    """``compile_once`` under the JIT with a kernel whose cache index is missing: one notice, the part run here,
+    and for a part that fails in its own process one line naming it and its error (the split compiles it itself)."""
     from types import SimpleNamespace
 
-    from stratbench.stratifiers import _kernels
+    pytest.importorskip("numba")
+    from stratbench._kernels import _compile as _kernels
+
+    monkeypatch.setattr(_kernels, "MODE", "jit")
+    monkeypatch.setattr(_kernels, "WHY_JIT", "STRATBENCH_KERNELS=jit")
+    monkeypatch.setattr(_kernels, "numba", __import__("numba"))
 
     class Kernel:  # a dispatcher as compile_once reads it: hashable, its cache index not on disk
         _cache = SimpleNamespace(_cache_path=str(tmp_path), _cache_file=SimpleNamespace(_index_path=str(tmp_path / "no")))
@@ -372,7 +377,7 @@ def test_a_part_that_fails_to_compile_elsewhere_says_so_and_the_split_goes_on(tm
     _kernels.compile_once("toy", (kernel,), lambda: ran.append(2), (), 2)  # once per process
     err = capsys.readouterr().err.splitlines()
     assert ran == [1]
-    assert err[0] == "stratbench: compiling toy's kernels, once for this environment: about 2 s"
+    assert err[0] == "stratbench: compiling toy's kernels, once for this environment (STRATBENCH_KERNELS=jit): about 2 s"
     assert err[1] == ("stratbench: compiling stratbench.no_such_module:f in a second process failed "
                       "(ModuleNotFoundError: No module named 'stratbench.no_such_module'); it compiles here")
     assert (tmp_path / "stratbench-toy.lock").exists()

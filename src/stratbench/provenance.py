@@ -75,9 +75,13 @@ def machine() -> dict:
 
 
 def software() -> dict:
-    """Python's version and every package of :data:`PACKAGES` (``not installed`` where absent)."""
+    """Python's version, every package of :data:`PACKAGES` (``not installed`` where absent) and how the kernels
+    ran (compiled ahead of time, or numba's JIT and why: :mod:`stratbench._kernels._compile`)."""
+    from stratbench._kernels import _compile
+
+    kernels = "compiled ahead of time" if _compile.MODE == "aot" else f"numba JIT ({_compile.WHY_JIT})"
     return {"python": platform.python_version(), "stratbench": __version__,
-            **{name: version(name) for name in PACKAGES}}
+            **{name: version(name) for name in PACKAGES}, "kernels": kernels}
 
 
 def usage(logs: str | os.PathLike) -> list[dict]:

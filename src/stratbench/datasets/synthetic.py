@@ -16,11 +16,11 @@ drawn from one ``numpy.random.Generator`` seeded by ``seed``.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
+from stratbench._kernels.synthetic import draw_labelsets
 from stratbench.datasets.core import MultilabelDataset
 
 _CHUNK = 8192
@@ -88,33 +88,6 @@ def dependency_matrix(pi: np.ndarray, dependence: float, rng: np.random.Generato
     return conditionals(pi, *dependence_draws(len(pi), dependence, rng))
 
 
-@numba.njit(cache=True)
-def _sample_kernel(theta, cdf, u_first, perm_keys, u_accept):  # pragma: no cover - compiled
-    n, L = perm_keys.shape
-    Y = np.zeros((n, L), dtype=np.uint8)
-    chosen = np.empty(L, dtype=np.int64)
-    for x in range(n):
-        first = np.searchsorted(cdf, u_first[x], side="right")
-        if first >= L:
-            first = L - 1
-        Y[x, first] = 1
-        chosen[0] = first
-        m = 1
-        order = np.argsort(perm_keys[x])
-        for t in range(L):
-            j = order[t]
-            if j == first:
-                continue
-            p = 1.0
-            for c in range(m):  # the labels already set, in the order they were set
-                p *= theta[j, chosen[c]]
-            if p > u_accept[x, j]:
-                Y[x, j] = 1
-                chosen[m] = j
-                m += 1
-    return Y
-
-
 class _Draws:
     """The uniforms of ``n`` labelsets over ``L`` labels (first label, label order, acceptances), drawn once so
     that the same labelsets can be drawn for other priors (common random numbers)."""
@@ -124,7 +97,7 @@ class _Draws:
 
     def labelsets(self, pi: np.ndarray, theta: np.ndarray) -> np.ndarray:
         cdf = np.cumsum(pi / pi.sum())
-        return _sample_kernel(theta, cdf, self.u_first, self.perm_keys, self.u_accept)
+        return draw_labelsets(theta, cdf, self.u_first, self.perm_keys, self.u_accept)
 
 
 def sample_labelsets(n: int, pi: np.ndarray, theta: np.ndarray, rng: np.random.Generator) -> np.ndarray:

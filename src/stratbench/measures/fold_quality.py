@@ -8,10 +8,10 @@ the test set of fold j, c_j = n/k its desired size.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
+from stratbench._kernels.fold_quality import pair_stats
 from stratbench.labels import apportion, as_label_matrix, fold_counts, label_combinations
 
 
@@ -108,7 +108,7 @@ def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, f
                 "pair_zero_share_2dp": nan, "pair_zero_share_2dp_std": nan}
     sizes = np.bincount(folds, minlength=n_splits)
     counts = fold_counts(comb.row_ptr, comb.row_combos, folds, n_splits, len(comb.first))
-    ld_sum, flpz, zeros = _pair_stats(counts, pairs, comb.support.astype(np.float64), sizes.astype(np.float64),
+    ld_sum, flpz, zeros = pair_stats(counts, pairs, comb.support.astype(np.float64), sizes.astype(np.float64),
                                       float(len(folds)))
     share = zeros / len(pairs)
     return {
@@ -121,29 +121,6 @@ def pair_measures(Y, folds: np.ndarray, n_splits: int, comb=None) -> dict[str, f
         "pair_zero_share_2dp": float(np.round(share, 2).mean()),
         "pair_zero_share_2dp_std": float(np.round(share, 2).std()),
     }
-
-
-@numba.njit(cache=True)
-def _pair_stats(counts, pairs, support, sizes, n):  # pragma: no cover - compiled
-    """(Σ over pairs and folds of LD's term, FLPZ, zero pairs per fold) in one pass over the counts
-    (combinations × folds), with :func:`_ld`'s guards."""
-    k = sizes.shape[0]
-    ld_sum, flpz = 0.0, 0
-    zeros = np.zeros(k)
-    for e in pairs:
-        total = support[e]
-        d = (n - 1) / n if total == n else total / n
-        z = 0
-        for j in range(k):
-            c = counts[e, j]
-            if c == 0:
-                z += 1
-                zeros[j] += 1
-            if sizes[j] > 0:
-                p = (sizes[j] - 1) / sizes[j] if c == sizes[j] else c / sizes[j]
-                ld_sum += abs(p / (1 - p) - d / (1 - d))
-        flpz += max(0, z - max(0, k - int(total)))
-    return ld_sum, flpz, zeros
 
 
 def exact_size_floors(Y, n_splits: int) -> dict[str, float]:

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
+from stratbench._kernels._compile import compile_once
 from stratbench._warn import warn
 from stratbench.labels import as_label_matrix
 from stratbench.stratifiers._checks import (
@@ -26,8 +27,9 @@ from stratbench.stratifiers._checks import (
     check_splits_fit,
     num_samples,
 )
-from stratbench.stratifiers._kernels import compile_once
 from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, repair_empty
+
+RULES = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow (with our seeded draws)
 
 
 def tiny_labels(n_subsets: int) -> sp.csr_matrix:

@@ -80,9 +80,9 @@ def facts(name: str) -> MethodFacts:
 def catalog() -> list[dict]:
     """:func:`facts` of every registered stratifier, as dicts (``pandas.DataFrame(catalog())`` makes a table).
 
-    >>> [row["name"] for row in catalog()][:3]
-    ['group_kfold', 'hybrid', 'iterative']
-    >>> {k: v for k, v in catalog()[2].items() if k in ("groups", "seeded", "speed")}
+    >>> [row["name"] for row in catalog()][:4]
+    ['from_file', 'group_kfold', 'hybrid', 'iterative']
+    >>> {k: v for k, v in catalog()[3].items() if k in ("groups", "seeded", "speed")}
     {'groups': 'kept whole', 'seeded': True, 'speed': 'compiled'}
     """
     return [asdict(facts(name)) for name in _REGISTRY.names()]
