@@ -54,7 +54,8 @@ def test_clear_errors():
         stratifiers.get("iterative", n_splits=5).fold_ids(Y)
     with pytest.raises(StratbenchError, match=r"label column 1 is not 0/1 \(value 2 at row 0\)"):
         stratifiers.get("random", n_splits=2).fold_ids(np.array([[0, 2], [1, 0], [1, 1]]))
-    with pytest.raises(StratbenchError, match=r"unknown stratifier 'nope'; registered: from_file, group_kfold, hybrid, iterative, kfold, labelset"):
+    with pytest.raises(StratbenchError,
+                       match=r"unknown stratifier 'nope'; registered: from_file, group_kfold, hybrid, iterative, kfold, labelset"):
         stratifiers.get("nope")
     with pytest.raises(StratbenchError, match=r"cannot import stratifier 'no.such.Thing'"):
         stratifiers.get("no.such.Thing")
@@ -330,10 +331,11 @@ def _first_split(method, cache, wait=True):
 
 
 def test_a_first_split_compiles_once_in_parallel_parts_and_says_so_once(tmp_path):
-    """Under the JIT (a source checkout not built, or a kernel edited since), in a fresh numba cache, hybrid's first split announces its compilation in one line and compiles its
-    local search in a second process (this one loads ``hybrid_kernel`` from disk); the folds are those of a
-    split with every kernel compiled here. A second process loads everything and says nothing — also
-    where the grouped kernel was never compiled."""
+    """Under the JIT (a source checkout not built, or a kernel edited since), in a fresh numba cache, hybrid's
+    first split announces its compilation in one line and compiles its local search in a second process
+    (this one loads ``hybrid_kernel`` from disk); the folds are those of a split with every kernel
+    compiled here. A second process loads everything and says nothing — also where the grouped kernel was
+    never compiled."""
     first, err = _first_split("hybrid", tmp_path / "cache")
     assert err.count("stratbench: compiling hybrid's kernels, once for this environment") == 1
     assert "hybrid_kernel" not in first["compiled"] and "iterative_kernel" in first["compiled"]
