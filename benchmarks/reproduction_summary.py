@@ -83,7 +83,7 @@ def main() -> int:
         optional["network"] = summarise_network_stability(pd.concat(network, ignore_index=True))
     quality = summarise_fold_quality(quality)
     report = reproduction(study.reproduces, statistics_table(statistics), quality, study.n_splits,
-                          list(study.stratifiers), runtime=seconds, **optional)
+                          study.stratifiers, runtime=seconds, **optional)
     out = Path(args.out) / study.name
     write_csv(out / "reproduction.csv", report)
     write_text(out / "reproduction.md", reproduction_markdown(report, study.reproduces, study.name))

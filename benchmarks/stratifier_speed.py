@@ -37,7 +37,17 @@ CPU = [0.0]  # the last split's CPU seconds
 
 def load(name: str):
     """A MULAN dataset by name; "go" (below); ``random_<n>x<q>``: n × q random labels at 7.7 labels a row
-    (density min(0.3, 7.7/q); GO "CC"'s at q = 1,000), as the scaling track sweeps them."""
+    (density min(0.3, 7.7/q); GO "CC"'s at q = 1,000), as the scaling track sweeps them; ``xc_<name>``: a matrix
+    of the shape and label-frequency law of an Extreme Classification Repository dataset, ``xc_<n>x<q>`` one
+    of Amazon-670K's law and labels a point with n points and q labels (:mod:`stratbench.datasets.extreme`)."""
+    if name.startswith("xc_"):
+        from stratbench.datasets import extreme
+
+        shape = name.removeprefix("xc_")
+        if shape in extreme.REPOSITORY:
+            return extreme.repository_matrix(shape, seed=0)
+        n, q = (int(v) for v in shape.split("x"))
+        return extreme.generate(n, q, extreme.REPOSITORY["Amazon-670K"][2], seed=0)
     if name.startswith("random_"):
         from stratbench.datasets.random_labels import generate
 
@@ -99,8 +109,11 @@ def _child(method, dataset, k, seed, queue):
     folds, warm, seconds = split(method, Y, k, seed)
     peak = _rss_mb()
     q = fold_quality(Y, folds, k, pairs=False)
+    support = np.bincount(Y.indices, minlength=Y.shape[1])
+    floor = int(np.maximum(0, k - support[support > 0]).sum())  # the (fold, label) cells no split can fill
     queue.put(dict(dataset=dataset, method=method, seed=seed, seconds=seconds, cpu_s=CPU[0], warmup_s=warm,
-                   peak_mb=peak, extra_mb=peak - base, LD=q["LD"], FLZ=q["FLZ"], rLD=q["rLD"], ED=q["ED"]))
+                   peak_mb=peak, extra_mb=peak - base, LD=q["LD"], FLZ=q["FLZ"], FLZ_floor=floor, rLD=q["rLD"],
+                   ED=q["ED"]))
 
 
 def run(method, dataset, k, seed, timeout):

@@ -78,6 +78,13 @@ def tiny_config(mirror, **changes) -> dict:
         "forest": {"n_estimators": 5},
     }
     config.update(changes)
+    for kind in ("grid", "cv_error"):  # a grid or cv_error study: its kind, without the keys it does not read
+        if kind in changes:
+            from stratbench.config import KIND_IGNORES
+
+            config["kind"] = kind
+            for key in KIND_IGNORES[kind]:
+                config.pop(key, None)
     return config
 
 

@@ -132,7 +132,7 @@ def test_network_stability_rows():
     assert (communities >= 3).all()  # all 7 labels are vertices: at least the two cliques and label 6
 
 
-# --- the pooled path of a job (issue 8): same predictions as the plain per-forest path ------------
+# --- the pooled path of a job: same predictions as the plain per-forest path ------------
 
 def _plain_rows(X, Y, folds, k, make):
     from stratbench.measures.classification import evaluate as measures

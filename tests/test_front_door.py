@@ -1,4 +1,4 @@
-"""The front door (issue 36): README and docs numbers that come from a dry run or a registry stay true,
+"""The front door: README and docs numbers that come from a dry run or a registry stay true,
 the lists that name methods follow the registries, the release is licensed and citable with one version,
 the docs' figures are at print resolution, and the workflow runs as a Snakemake module in another folder."""
 import ast
@@ -85,8 +85,18 @@ def test_the_front_door_tells_no_history_and_assumes_no_shared_folder():
         text = path.read_text(encoding="utf-8")
         assert not HISTORY.search(text), (path.name, HISTORY.search(text).group(0))
     for path in [REPO / "README.md", *sorted((REPO / "config").glob("*")), *sorted((REPO / "workflow").rglob("*.smk")),
-                 *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "docs" / "papers").glob("*.md"))]:
-        assert "../shared" not in path.read_text(encoding="utf-8"), path
+                 *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "docs" / "papers").glob("*.md")),
+                 *sorted((REPO / "src" / "stratbench" / "data").rglob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        assert "../shared" not in text and "shared/reference" not in text, path
+    # nor do the configs, benchmarks, workflow, code and tests point at the issues they were made in
+    for path in [*sorted((REPO / "config").glob("*.yaml")), *sorted((REPO / "benchmarks").glob("*")),
+                 *sorted((REPO / "workflow").rglob("*.smk")), *sorted((REPO / "workflow").rglob("*.py")),
+                 *sorted((REPO / "src").rglob("*.py")), *sorted((REPO / "tests").glob("*.py")),
+                 *sorted((REPO / "src" / "stratbench" / "data").rglob("*.md"))]:
+        if path.is_file() and path.name != "test_front_door.py":
+            found = re.search(r"\(issues? \d+[^)]*\)|\bissue \d+\b", path.read_text(encoding="utf-8"))
+            assert not found, (str(path.relative_to(REPO)), found.group(0))
     readme = (REPO / "README.md").read_text()
     assert len(readme.splitlines()) <= 180
     assert "snakemake --cores 8" in readme and "python -m pytest -q -p no:cacheprovider" in readme
@@ -122,6 +132,7 @@ def test_the_catalog_file_gives_the_standardized_usage():
 def test_the_mkdocs_nav_names_every_page():
     config = (REPO / "mkdocs.yml").read_text()
     nav = set(re.findall(r":\s+([\w/.-]+\.md)\s*$", config, re.M))
+    nav |= set(re.findall(r"^not_in_nav:[^\n]*\n((?:  [^\n]+\n)+)", config, re.M)[0].split())  # linked, not listed
     pages = {str(p.relative_to(REPO / "docs")) for p in (REPO / "docs").rglob("*.md")
              if "generated" not in p.parts and "published" not in p.parts}
     assert pages == nav, pages ^ nav

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.workflow
 
 def grid_config(mirror):
     config = tiny_config(mirror, classifiers={}, repeats=2, grid={"n_splits": [2, 3]})
-    config.pop("reproduces")
+    config.pop("reproduces", None)
     config["stratifiers"] = {"random": {}, "iterative": {}, "hybrid": {}}
     config["datasets"]["toy2"] = {"synthetic": {**config["datasets"]["toy"]["synthetic"], "seed": 4}}
     return config
@@ -105,7 +105,7 @@ def test_against_baselines_tests_the_best_with_its_baselines_alone():
 
 def grouped_grid_config(mirror):
     config = tiny_config(mirror, classifiers={}, repeats=2, grid={"n_splits": [2, 3]})
-    config.pop("reproduces")
+    config.pop("reproduces", None)
     config["datasets"] = {"toy": {**config["datasets"]["toy"], "groups": {"clusters": 6}},
                           "grouped": {"grouped_labels": {"groups": 40, "labels": 4, "seed": 5}}}
     config["stratifiers"] = {"hybrid": {}, "iterative": {}, "group_kfold": {}, "stratified_group_kfold": {}}

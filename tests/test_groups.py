@@ -1,4 +1,4 @@
-"""Group-aware splitting (issue 20, item 1): a group's rows always share a fold, in k-fold and holdout
+"""Group-aware splitting: a group's rows always share a fold, in k-fold and holdout
 modes; sizes are counted in examples; singleton groups give the ungrouped folds; the label distribution
 is stratified over the groups' label counts; methods that cannot split groups refuse them."""
 import numpy as np

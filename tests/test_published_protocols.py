@@ -200,7 +200,7 @@ def test_rows_in_random_order_bring_is_closer_to_sechidis_table2(mulan_cache):
     randomises the rows before it splits, MULAN's IterativeStratification and our default keep the files'
     order. 20 seeded IS splits per dataset (10-fold), in file order and with the rows shuffled first:
     shuffled, the mean ED is closer to the published one on 7 of the 8 mirror datasets of Table 2 (all but
-    medical; one-sided sign test 9/256 = 0.035), the mean distance 0.27 against 0.55; scene's printed ED
+    yeast, where both are 1.0 off; one-sided sign test 9/256 = 0.035), the mean distance 0.20 against 0.38; scene's printed ED
     2.77 and LD 0.0043 lie within 2 std of the shuffled splits (ED 2.52 ± 0.60) but 3.5 standard errors of a
     5-repeat mean from the file-order ones (1.98 ± 0.50)."""
     from stratbench.config import read_config
@@ -231,9 +231,9 @@ def test_rows_in_random_order_bring_is_closer_to_sechidis_table2(mulan_cache):
                 scene[shuffled] = (ed.mean(), ed.std(ddof=1), np.mean([q["LD"] for q in quality]),
                                    np.std([q["LD"] for q in quality], ddof=1))
         closer.append((dataset, distance[True][-1] < distance[False][-1]))
-    assert len(closer) == 8 and [d for d, c in closer if not c] == ["medical"]
-    assert np.mean(distance[True]) == pytest.approx(0.27, abs=0.005)
-    assert np.mean(distance[False]) == pytest.approx(0.55, abs=0.005)
+    assert len(closer) == 8 and [d for d, c in closer if not c] == ["yeast"]
+    assert np.mean(distance[True]) == pytest.approx(0.20, abs=0.005)
+    assert np.mean(distance[False]) == pytest.approx(0.38, abs=0.005)
     ed, ed_std, ld, ld_std = scene[True]
     assert (round(ed, 2), round(ed_std, 2)) == (2.52, 0.60) and abs(2.77 - ed) <= 2 * ed_std
     assert abs(0.0043 - ld) <= 2 * ld_std
@@ -255,8 +255,9 @@ def run_reproduction_summary(configfile: Path, mirror: Path, out: Path, *args: s
 def test_sechidis_config_runs_is_on_rows_in_random_order_and_table2_agrees_as_published(tmp_path, mirror):
     """config/sechidis2011.yaml runs the paper's IS as its experiments did (MULAN's cross-validation
     randomises the rows first: `shuffle: true`). Tables 1–2 at the paper's size (8 datasets, 5 repeats,
-    benchmarks/sechidis2011_fold_quality.yaml, the same stratifiers and seed): Table 2 agrees on 96 of 96
-    cells; in the files' row order 93, the 3 others (scene ED and LD, bibtex ED) `rows-randomised`."""
+    benchmarks/sechidis2011_fold_quality.yaml, the same stratifiers and seed): Table 2 agrees on 94 of 96
+    cells, genbase's IS ED and enron's IS LD unexplained (no cause is claimed for them); in the files' row
+    order 94, the 2 others (scene ED and LD) `rows-randomised`, a cause claimed only for IS in file order."""
     import pandas as pd
     import yaml
 
@@ -275,11 +276,12 @@ def test_sechidis_config_runs_is_on_rows_in_random_order_and_table2_agrees_as_pu
         report = pd.read_csv(out / "sechidis2011_fold_quality" / "reproduction.csv")
         table2 = report[report["table"] == "Table 2"]
         verdicts[name] = table2.set_index(["dataset", "stratifier", "measure"])["verdict"]
-    assert len(verdicts["published"]) == 96 and (verdicts["published"] == "agrees").all()
+    assert len(verdicts["published"]) == 96
+    differ = verdicts["published"][verdicts["published"] != "agrees"]
+    assert differ.to_dict() == {("genbase", "iterative", "ED"): "unexplained", ("enron", "iterative", "LD"): "unexplained"}
     differ = verdicts["data order"][verdicts["data order"] != "agrees"]
     assert differ.to_dict() == {("scene", "iterative", "ED"): "differs: rows-randomised",
-                                ("scene", "iterative", "LD"): "differs: rows-randomised",
-                                ("bibtex", "iterative", "ED"): "differs: rows-randomised"}
+                                ("scene", "iterative", "LD"): "differs: rows-randomised"}
 
 
 def test_reproduction_summary_measures_the_network_part_as_the_workflow_job_does(tmp_path, mirror):

@@ -110,7 +110,7 @@ def test_report_text_has_a_summary_line_per_table():
     assert np.isclose(report.loc[report.measure.eq("labels") & report.dataset.eq("scene"), "difference"].item(), 1.0)
 
 
-# --- Szymański & Kajdanowicz 2017 Table 1 and Tiittanen et al. 2021 Table 2 (issue 8) ---------------
+# --- Szymański & Kajdanowicz 2017 Table 1 and Tiittanen et al. 2021 Table 2 --------------------------
 
 def test_szymanski_table1_compares_like_with_like_and_names_the_causes():
     """emotions/sois is 0.161 ± 0.04 as printed; our repeats: 0.170 with std 0.004 (ddof 0, 10 repeats →
@@ -206,7 +206,7 @@ def test_tiittanen_table2_compares_each_method_with_its_own_row():
     assert "1 differ with a named cause, 1 unexplained" in line
 
 
-# --- one module per paper (issue 17) ----------------------------------------------------------------
+# --- one module per paper ---------------------------------------------------------------------------
 
 def test_a_fourth_paper_is_one_module_and_its_csvs(monkeypatch):
     """A toy paper (tests/papers/toy2030.py): its CSV, criteria, comparison, a cause and the table it prints,
@@ -369,7 +369,7 @@ def test_szymanski_claims_are_judged_by_the_ranks_of_the_papers_four_rows():
         claim_ranks("sechidis2011", fold_quality)
 
 
-# --- one-draw cells: a published value that is one random CV, against many of ours (issue 17) --------------
+# --- one-draw cells: a published value that is one random CV, against many of ours --------------------------
 
 def test_a_published_draw_in_the_tail_of_ours_is_one_draw(monkeypatch):
     """By hand: draws 0.1, 0.2, 0.3, 0.4 and the printed '0.35' (half a unit 0.005): 3 print at or below it

@@ -1,39 +1,22 @@
-"""The workflow's fix to Snakemake's scheduler (stratbench._snakemake.coalesce_reevaluations) and how a job
-ends (stratbench._snakemake.finish)."""
-import threading
-from types import SimpleNamespace
+"""How the workflow sets Snakemake's scheduler (its profile, nothing patched) and how a job ends
+(stratbench._snakemake.finish)."""
+from pathlib import Path
 
 import pytest
+import yaml
 from snakemake.scheduling.job_scheduler import JobScheduler
 
-from stratbench._snakemake import coalesce_reevaluations
+REPO = Path(__file__).resolve().parents[1]
 
 
-def test_one_pending_reevaluation_not_one_more_per_selection():
-    """50 selections that leave jobs waiting start one daemon timer, which wakes the scheduler once; once it
-    has fired, the next selection that leaves jobs waiting starts the next one. Snakemake's own method
-    starts a timer per call: 50 wake-ups."""
-    method = JobScheduler._schedule_reevalutation
-    original = getattr(method, "upstream", method)  # another test's workflow may have installed the fix
-    upstream = SimpleNamespace(_open_jobs=threading.Semaphore(0))
-    for _ in range(50):
-        original(upstream, 0.05)
-    assert sum(upstream._open_jobs.acquire(timeout=1) for _ in range(50)) == 50
-
-    coalesce_reevaluations()
-    coalesce_reevaluations()  # installed once, whatever the number of Snakefiles read
-    method = JobScheduler._schedule_reevalutation
-    assert method.coalesced and method is not original
-    scheduler = SimpleNamespace(_open_jobs=threading.Semaphore(0))
-    before = {t for t in threading.enumerate() if isinstance(t, threading.Timer)}
-    for _ in range(50):
-        method(scheduler, 0.3)
-    timers = [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t not in before]
-    assert len(timers) == 1 and timers[0].daemon
-    assert scheduler._open_jobs.acquire(timeout=2)
-    assert not scheduler._open_jobs.acquire(timeout=0.6)  # one wake-up for the 50
-    method(scheduler, 0.05)
-    assert scheduler._open_jobs.acquire(timeout=2)  # the next selection's timer
+def test_snakemakes_scheduler_is_its_own():
+    """The workflow replaces nothing of Snakemake's scheduler (its timer cost is Snakemake's, measured and reported
+    in docs/contributing.md), and its profile leaves Snakemake's job rate as it is."""
+    profile = yaml.safe_load((REPO / "workflow" / "profiles" / "default" / "config.yaml").read_text())
+    assert JobScheduler._schedule_reevalutation.__module__ == "snakemake.scheduling.job_scheduler"
+    assert "max-jobs-per-timespan" not in profile
+    for path in [*(REPO / "workflow").rglob("*.smk"), *(REPO / "src" / "stratbench").rglob("*.py")]:
+        assert "JobScheduler" not in path.read_text(encoding="utf-8"), path
 
 
 FINISHED_JOB = """
@@ -41,7 +24,8 @@ import logging, sys
 from types import SimpleNamespace
 from stratbench._snakemake import finish, setup
 
-setup(SimpleNamespace(log=[sys.argv[1]], config={}, rule="demo", wildcards={"dataset": "toy"}, threads=1))
+setup(SimpleNamespace(log=[sys.argv[1]], config={}, rule="demo", wildcards={"dataset": "toy"}, threads=1, input=[],
+                    output=["out.csv"]))
 logging.getLogger("demo").info("logged")
 print("to stderr, buffered", end="", file=sys.stderr)
 print("to stdout, buffered", end="")

@@ -88,7 +88,7 @@ def test_n_equal_to_k_gives_one_example_per_fold(name, q, k, ones, seed):
 
 @pytest.mark.parametrize("name", ALL)
 def test_no_empty_fold_where_methods_left_one_before(name):
-    """The cases of issue 9: SS on label-less rows, PMBSRS's remainders, optisplit on small data."""
+    """Edge cases: SS on label-less rows, PMBSRS's remainders, optisplit on small data."""
     for n, k in ((40, 4), (105, 10), (6, 5), (12, 5), (30, 5)):
         for seed in range(4):
             Y = (np.random.default_rng(seed).random((n, 4)) < 0.15).astype(int)

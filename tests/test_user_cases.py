@@ -284,7 +284,8 @@ def test_grouped_datasets_are_checked_before_any_job(tmp_path):
             "datasets": {"grouped": {"grouped_labels": {"groups": 30}}}, "stratifiers": {"iterative": {}}}
     with pytest.raises(StratbenchError, match="dataset 'grouped' is grouped: grouped datasets are split by a grid"):
         Study.checked(dict(base))
-    grid = {**base, "grid": {"n_splits": [3]}}
+    grid = {**{k: v for k, v in base.items() if k not in ("n_splits", "classifiers")}, "kind": "grid",
+            "grid": {"n_splits": [3]}}
     Study.checked(dict(grid))
     with pytest.raises(StratbenchError, match="stratifier 'sois' does not split by groups"):
         Study.checked({**grid, "stratifiers": {"sois": {}}})
@@ -315,3 +316,24 @@ def test_a_methods_parameter_check_is_remembered_until_its_parameters_change(tmp
     study["stratifiers"]["iterative"]["params"]["label_ties"] = "random"
     Study.checked(copy.deepcopy(study))
     assert tried == ["iterative", "iterative"]
+
+
+def test_a_study_kind_refuses_the_keys_it_does_not_read():
+    """A grid study given a benchmark's n_splits or classifiers, a cv_error study given a grid, a benchmark given
+    cv_error: each stops with the key and whose it is; a grid's k are its own (n_splits is their largest)."""
+    base = {"study": "k", "seed": 1, "repeats": 1, "stratifiers": {"iterative": {}},
+            "datasets": {"toy": {"random_labels": {"examples": 60, "labels": 3, "density": 0.3}}}}
+    grid = {**base, "kind": "grid", "grid": {"n_splits": [3, 5]}}
+    assert Study.checked(dict(grid)).n_splits == 5
+    with pytest.raises(StratbenchError, match=r"config: n_splits: a grid study does not read it \(a grid study's k are "
+                                              r"grid.n_splits\); remove it"):
+        Study.checked({**grid, "n_splits": 5})
+    with pytest.raises(StratbenchError, match=r"config: classifiers: a grid study does not read it"):
+        Study.checked({**grid, "classifiers": {"br": {}}})
+    with pytest.raises(StratbenchError, match=r"config: cv_error: a benchmark study does not read it .*; remove it or "
+                                              r"set kind: cv_error"):
+        Study.checked({**base, "n_splits": 3, "cv_error": {"sizes": [20], "samples": 2}})
+    with pytest.raises(StratbenchError, match=r"config: 'grid' is a required property"):
+        Study.checked({**base, "kind": "grid"})
+    with pytest.raises(StratbenchError, match=r"config: 'n_splits' is a required property"):
+        Study.checked(dict(base))

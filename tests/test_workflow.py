@@ -144,16 +144,16 @@ def test_a_papers_classifier_part_and_network_part_run_on_the_stratifiers_and_da
     assert jobs["network_stability"] == 1 * 2  # toy (5 labels), not emotions (6); both repeats in one job
 
 
-def test_a_dry_run_prints_the_plans_summary_and_verbose_lists_every_job(tmp_path, mirror):
-    """`snakemake -n` (the workflow's default) prints the jobs per rule and no block per job; `--verbose`
-    prints a block for every planned job."""
+def test_the_plan_prints_jobs_per_rule_and_a_dry_run_every_job(tmp_path, mirror):
+    """``stratbench plan`` (``snakemake -n --quiet rules``: Snakemake's own switch, the workflow patches no
+    logger) prints the jobs per rule and no block per job; ``snakemake -n`` a block for every planned job."""
     config = tiny_config(mirror)
-    short = run_snakemake(tmp_path, config, "-n", "--cores", "1")
+    short = run_snakemake(tmp_path, config, "-n", "--quiet", "rules", "--cores", "1")
     out = short.stdout + short.stderr
     assert short.returncode == 0, out[-3000:]
     assert planned_jobs(short)["make_folds"] == 4 and "This was a dry-run" in out
     assert "jobid:" not in out and "reason: Missing output files" not in out
-    full = run_snakemake(tmp_path, config, "-n", "--cores", "1", "--verbose")
+    full = run_snakemake(tmp_path, config, "-n", "--cores", "1")
     assert (full.stdout + full.stderr).count("jobid:") == sum(planned_jobs(full).values())
 
 

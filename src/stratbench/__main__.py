@@ -223,6 +223,17 @@ def _figure(args) -> int:
     return 0
 
 
+def _plan(args) -> int:
+    """``snakemake -n --quiet rules``: the dry run's summary (jobs per rule and why) without a block per job,
+    which a paper's study prints by the ten thousand (``snakemake -n`` still lists them)."""
+    import subprocess
+
+    command = [sys.executable, "-m", "snakemake", "-n", "--quiet", "rules", "--directory", args.directory]
+    if args.configfile:
+        command += ["--configfile", args.configfile]
+    return subprocess.run(command, cwd=args.directory).returncode
+
+
 def main(argv=None) -> int:
     from stratbench import __version__
     from stratbench.stratifiers.catalog import plain
@@ -258,6 +269,9 @@ def main(argv=None) -> int:
     bun.add_argument("--out", help="the zip (default results/<study>.crate.zip)")
     bun.add_argument("--directory", default=".", help="the workflow's working directory (its logs/)")
     bun.add_argument("--workflow", help="the workflow folder (default: the checkout's workflow/)")
+    plan = sub.add_parser("plan", help="the jobs a study's run would make, per rule (Snakemake's dry run, its summary)")
+    plan.add_argument("--configfile", help="the study (default: the workflow's config/config.yaml)")
+    plan.add_argument("--directory", default=".", help="the workflow's working directory")
     check = sub.add_parser("check", help="read and check a study without running it")
     check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")
@@ -271,7 +285,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list, "certify": _certify,
-                "mirror": _mirror, "verify": _verify,
+                "mirror": _mirror, "verify": _verify, "plan": _plan,
                 "bundle": _bundle, "export-splits": _export_splits}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,4 +1,6 @@
-"""Helpers for the thin scripts under workflow/scripts (not used outside Snakemake jobs)."""
+"""The job side of the workflow: what every script under workflow/scripts calls first (:func:`setup`: its log,
+the user's import paths, its usage line at exit) and last (:func:`finish`); :func:`use_import_paths` is also
+called by the Snakefile, for the methods a config names by dotted path. Nothing here touches Snakemake itself."""
 
 from __future__ import annotations
 
@@ -108,69 +110,3 @@ def usage_line(rule: str, wildcards: dict, threads: int) -> str:
     keys = " ".join(f"{k}={v}" for k, v in wildcards.items())
     return (f"stratbench-usage rule={rule} {keys} threads={threads} wall_s={wall:.3f} cpu_s={cpu:.3f} "
             f"max_rss_mb={max(me.ru_maxrss, children.ru_maxrss) / 1024:.0f}")
-
-
-def dry_run_summary(workflow, logger) -> None:
-    """Make a dry run print its plan's summary (jobs per rule, the reasons, the one-line verdict), not a block
-    per job, which for a paper's study is tens of thousands of lines; ``--verbose`` prints every job again.
-    A real run is untouched: its job blocks and a failed job's error and log still show (Snakemake's own
-    ``--quiet rules`` would hide those too, so a profile cannot set it). Whether the run is dry is asked at
-    each record, as Snakemake knows it only after the Snakefile is read. One filter per logger: a process
-    that reads the workflow again (a notebook through Snakemake's API) replaces it."""
-    for old in [f for f in logger.filters if isinstance(f, DryRunSummary)]:
-        logger.removeFilter(old)
-    logger.addFilter(DryRunSummary(workflow))
-
-
-def coalesce_reevaluations() -> None:
-    """Keep one pending re-evaluation timer in Snakemake's job scheduler, not one more per selection.
-
-    Snakemake (9.27.1, measured here) runs its job selection again one ``--max-jobs-per-timespan`` span
-    (1 s by default) after every selection that leaves jobs waiting. Each time it starts a new timer and
-    never cancels one, so every finished job adds a timer that fires every second until the run ends. The
-    selection, which stats the input files of every ready job, then ran 10,561 times in the 119-job quick
-    study (29.6 CPU-s of Snakemake's own process) and 466 times for 60 jobs of 0.5 s on 2 cores. With one
-    pending timer it runs when a job ends and once a second while jobs wait; a daemon timer also lets the
-    run end without waiting for it. Nothing happens where the method is missing (a fixed or renamed
-    Snakemake)."""
-    import threading
-
-    try:
-        from snakemake.scheduling.job_scheduler import JobScheduler
-    except ImportError:
-        return
-    if not hasattr(JobScheduler, "_schedule_reevalutation") or getattr(
-            JobScheduler._schedule_reevalutation, "coalesced", False):
-        return
-
-    def schedule_reevaluation(self, delay) -> None:
-        if getattr(self, "_stratbench_reevaluation_pending", False):
-            return  # its selection comes, and schedules the next one if jobs still wait
-
-        def reevaluate():
-            self._stratbench_reevaluation_pending = False  # before the release: that selection may ask again
-            self._open_jobs.release()
-
-        self._stratbench_reevaluation_pending = True
-        timer = threading.Timer(delay, reevaluate)
-        timer.daemon = True
-        timer.start()
-
-    schedule_reevaluation.coalesced = True
-    schedule_reevaluation.upstream = JobScheduler._schedule_reevalutation
-    JobScheduler._schedule_reevalutation = schedule_reevaluation
-
-
-class DryRunSummary(logging.Filter):
-    """Drops the per-job records (job and group blocks, shell commands) of a dry run that is not verbose."""
-
-    def __init__(self, workflow):
-        from snakemake_interface_logger_plugins.common import LogEvent
-
-        super().__init__()
-        self.workflow = workflow
-        self.per_job = {LogEvent.JOB_INFO, LogEvent.GROUP_INFO, LogEvent.SHELLCMD}
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not (getattr(record, "event", None) in self.per_job and self.workflow.dryrun
-                    and not getattr(self.workflow.output_settings, "verbose", False))

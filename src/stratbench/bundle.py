@@ -51,7 +51,7 @@ def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Pa
            workflow: str | Path | None = None) -> Path:
     """Write the RO-Crate of the finished study in ``results`` (``results/<study>``) as a zip (default
     ``<study>.crate.zip`` beside the folder); ``workdir`` holds its ``logs/``, ``workflow`` the workflow folder
-    (default: the checkout's)."""
+    (default: ``workdir/workflow``, else the checkout of an editable install)."""
     from rocrate.model.contextentity import ContextEntity
     from rocrate.rocrate import ROCrate
 
@@ -62,7 +62,11 @@ def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Pa
                               "successful run (snakemake --cores N --configfile …)")
     record = json.loads(record_path.read_text(encoding="utf-8"))
     study = record["study"]
-    workflow = Path(workflow) if workflow else Path(__file__).resolve().parents[2] / "workflow"
+    if workflow is None:  # the run's folder, else the checkout this package was installed from (editable)
+        found = [w for w in (workdir / "workflow", Path(__file__).resolve().parents[2] / "workflow")
+                 if (w / "Snakefile").is_file()]
+        workflow = found[0] if found else workdir / "workflow"
+    workflow = Path(workflow)
     if not (workflow / "Snakefile").is_file():
         raise StratbenchError(f"{workflow}/Snakefile: not found; give the workflow folder (--workflow)")
     crate = ROCrate(version="1.1")  # the RO-Crate version the Provenance Run Crate 0.5 profile builds on

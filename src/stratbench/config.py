@@ -30,9 +30,32 @@ class ConfigError(StratbenchError):
         self.keys = keys
 
 
+# what each kind of study does not read: a config that sets one of these for that kind says something it does not do
+KIND_IGNORES = {
+    "benchmark": {"grid": "a grid study's (kind: grid)", "cv_error": "a cv_error study's (kind: cv_error)"},
+    "grid": {"n_splits": "a grid study's k are grid.n_splits", "cv_error": "a cv_error study's (kind: cv_error)",
+             **dict.fromkeys(("classifiers", "classifier_repeats", "classifier_stratifiers", "forest",
+                              "network_stability", "reproduces", "split_seeds"), "a benchmark study's (kind: benchmark)")},
+    "cv_error": {"n_splits": "a cv_error study's k are cv_error.n_splits", "grid": "a grid study's (kind: grid)",
+                 **dict.fromkeys(("classifiers", "classifier_repeats", "classifier_stratifiers", "forest",
+                                  "network_stability", "reproduces", "split_seeds", "dataset_groups", "alpha"),
+                                 "a benchmark study's (kind: benchmark)")},
+}
+
+
+def check_kind(config: dict) -> None:
+    """A key the config's kind does not read stops with the key and whose it is (before defaults fill keys in)."""
+    kind = config.get("kind", "benchmark")
+    for key, whose in KIND_IGNORES.get(kind, {}).items():
+        if key in config:
+            raise ConfigError(f"config: {key}: a {kind} study does not read it ({whose}); remove it"
+                              + (f" or set kind: {key}" if key in KIND_IGNORES else ""), (key,))
+
+
 def validate_config(config: dict, schema_path=SCHEMA) -> None:
     """Check ``config`` against the JSON schema and fill in its defaults. The first error stops with
-    one line naming the key (``config: n_folds: …``), not the schema."""
+    one line naming the key (``config: n_folds: …``), not the schema; so does a key the study's kind
+    does not read (:data:`KIND_IGNORES`)."""
     import jsonschema
     from snakemake.utils import validate
 
@@ -45,7 +68,10 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
             keys += tuple(extra[:1])
         where = "/".join(str(p) for p in error.absolute_path)
         raise ConfigError(f"config{': ' + where if where else ''}: {error.message}", keys)
+    check_kind(config)
     validate(config, str(schema_path))  # fills in the schema's defaults
+    for key in set(KIND_IGNORES.get(config.get("kind", "benchmark"), {})) & set(config):
+        del config[key]  # a default of a key this kind does not read: the config checks again as it came
 
 
 def locate(keys: tuple, files) -> str | None:
@@ -159,17 +185,14 @@ def check_study(study) -> None:
         unknown = sorted(set(members) - set(study.datasets))
         if unknown:
             raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
-    if study.cv_error:
+    if study.kind == "cv_error":
         _check_cv_error(study)
 
 
 def _check_cv_error(study) -> None:
-    """A "does it matter" study: one kind of study, a truth pool of ``min_pool`` rows beside every
-    development sample, k no larger than the smallest sample, its baseline among the stratifiers."""
+    """A "does it matter" study: a truth pool of ``min_pool`` rows beside every development sample, k no larger
+    than the smallest sample, its baseline among the stratifiers."""
     cv = study.cv_error
-    if study.grid_ks or study.classifiers:
-        raise StratbenchError("config: a cv_error study has no `grid` and no `classifiers` (its learners are "
-                              "cv_error.learners)")
     if cv["baseline"] not in study.stratifiers:
         raise StratbenchError(f"config: cv_error.baseline {cv['baseline']!r} is not one of the stratifiers "
                               f"({', '.join(study.stratifiers)})")
@@ -252,9 +275,9 @@ def _check_groups(study) -> None:
     """Grouped datasets are split by the grid (a study with ``grid:``), by stratifiers that split
     whole groups; the group baselines (``needs_groups``) split grouped datasets only."""
     grouped = [d for d in study.datasets if study.grouped(d)]
-    if grouped and not study.grid_ks:
+    if grouped and study.kind != "grid":
         raise StratbenchError(f"config: dataset {grouped[0]!r} is grouped: grouped datasets are split by a grid "
-                              "study (grid: {n_splits: [...]}, as config/grouped2026.yaml)")
+                              "study (kind: grid, grid: {n_splits: [...]}, as config/grouped2026.yaml)")
     for name in study.stratifiers:
         cls = study.method_class("stratifier", name)
         if grouped and not cls.supports_groups:

@@ -134,10 +134,11 @@ def _fit_page(panels: list, style: FigureStyle, panel_width: float, row_height: 
 
 
 def _left_out(title: str, names: list[str], what: str = "measures") -> str:
-    """``title``, saying which panels were not drawn so the figure fits a page (none: as it is)."""
+    """``title``, naming the panels the figure does not show (none: as it is). Which panels a page holds is the
+    config's choice (``figures: measures``, ``dataset_groups``); the reader needs only what is missing."""
     if not names:
         return title
-    return f"{title} (to fit a page, not drawn: {', '.join(names)}; the config's figures: {what} picks the panels)"
+    return f"{title}; not shown: {', '.join(names)}"
 
 
 def _legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", marker: bool = False) -> None:

@@ -69,8 +69,8 @@ def machine() -> dict:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     except (ValueError, OSError, AttributeError):
         memory = None
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {"os": platform.platform(), "cpu": cpu, "cores": cores,
+    # the machine's cores, not the job's share of them: a report made in a 1-CPU SLURM job names the same machine
+    return {"os": platform.platform(), "cpu": cpu, "cores": os.cpu_count(),
             "memory_gib": None if memory is None else round(memory, 1)}
 
 
@@ -138,8 +138,9 @@ def data_files(study, workdir: str | os.PathLike = ".") -> list[dict]:
     return rows
 
 
-def provenance(study, config_files, command: str, started: str, finished: str, workdir=".") -> dict:
-    """The record of a run (module doc)."""
+def provenance(study, config_files, command: str, started: str, finished: str, workdir=".", checkout=None) -> dict:
+    """The record of a run (module doc); ``checkout``: a folder of the git checkout that ran it (the workflow's;
+    default the package's own)."""
     import stratbench
 
     return {
@@ -150,7 +151,7 @@ def provenance(study, config_files, command: str, started: str, finished: str, w
         "config_files": [str(f) for f in config_files],
         "config_sha256": config_sha256(study.config),
         "config": study.config,
-        "stratbench": {"version": __version__, **git_state(Path(stratbench.__file__).parent)},
+        "stratbench": {"version": __version__, **git_state(checkout or Path(stratbench.__file__).parent)},
         "software": software(),
         "machine": machine(),
         "data": data_files(study, workdir),
@@ -203,12 +204,12 @@ def claims(report, jobs: list[dict], command: str, machine_line: str):
     return out[CLAIM_COLUMNS]
 
 
-def record_run(study, config_files, command: str, started: str, workdir=".") -> tuple[Path, Path]:
+def record_run(study, config_files, command: str, started: str, workdir=".", checkout=None) -> tuple[Path, Path]:
     """At the end of a successful run: ``provenance.json``, for a study that reproduces a paper ``claims.tsv``
     (:func:`claims`), then the manifest (which lists them) in ``results/<study>/``."""
     results = Path(workdir) / study.results
     finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    record = provenance(study, config_files, command, started, finished, workdir)
+    record = provenance(study, config_files, command, started, finished, workdir, checkout)
     write_text(results / PROVENANCE, json.dumps(record, indent=1, default=str, ensure_ascii=False) + "\n")
     report = results / "report" / "reproduction.csv"
     if study.reproduces and report.is_file():

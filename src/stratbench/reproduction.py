@@ -26,16 +26,19 @@ def published(paper: str) -> dict[str, pd.DataFrame]:
 
 
 def reproduction(paper: str, stats: pd.DataFrame, fold_quality: pd.DataFrame, n_splits: int,
-                 stratifiers: list[str], summary: pd.DataFrame | None = None,
+                 stratifiers: list[str] | dict, summary: pd.DataFrame | None = None,
                  ranks: pd.DataFrame | None = None, groups: dict | None = None,
                  runtime: pd.DataFrame | None = None, scores: pd.DataFrame | None = None,
                  network: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every comparable cell of ``paper``'s tables: ours, published, difference, agreement, verdict.
+    ``stratifiers``: their names, or the config's entries by name (what each ran with).
     ``groups``: the study's dataset groups of the average ranks (to judge which rank rows compare);
     ``runtime``: the stratifiers' wall times (shown beside Tiittanen's); ``scores``: the per-fold scores
     (the spread of the ranks over repeats); ``network``: the network-stability summary."""
     spec = papers.get(paper)
+    specs = dict(stratifiers) if isinstance(stratifiers, dict) else {}
     study = StudyTables(statistics=stats, fold_quality=fold_quality, n_splits=n_splits, stratifiers=list(stratifiers),
+                        stratifier_specs=specs,
                         summary=summary, ranks=ranks, runtime=runtime, groups=groups, scores=scores, network=network)
     report = spec.compare(spec, study)
     report["agrees"] = report["agrees"].astype("boolean")

@@ -68,7 +68,8 @@ class Study:
     """One study's config with everything derived from it once.
 
     Attributes: ``config`` (validated, defaults filled in), ``name``, ``results`` (``results/<study>``),
-    ``seed``, ``n_splits``, ``repeats`` (0 … r−1), ``classifier_repeats`` (the first of them, where the
+    ``kind`` (``benchmark``, ``grid`` or ``cv_error``), ``seed``, ``n_splits`` (a benchmark's k; the largest k
+    of a grid or cv_error study), ``repeats`` (0 … r−1), ``classifier_repeats`` (the first of them, where the
     classifiers are evaluated), ``threads``, ``datasets``, ``stratifiers``, ``classifier_stratifiers`` (those
     the classifiers are evaluated on), ``network_stability`` (and ``network_max_labels``),
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
@@ -91,7 +92,7 @@ class Study:
         self.name = config["study"]
         self.results = f"results/{self.name}"
         self.seed = config["seed"]
-        self.n_splits = config["n_splits"]
+        self.kind = config.get("kind", "benchmark")
         self.repeats = list(range(config["repeats"]))
         self.classifier_repeats = self.repeats[: config.get("classifier_repeats", config["repeats"])]
         self.threads = config.get("threads", 1)
@@ -110,6 +111,9 @@ class Study:
         self.optimum = self.grid.get("optimum") or {}  # the optimality gap's solver settings, empty: none
         self.cv_error = config.get("cv_error") or {}  # the "does it matter" study's settings, empty: none
         self.cv_sizes = self.cv_error.get("sizes", [])
+        # k: a benchmark's one; a grid's or cv_error's largest (what the checks hold every dataset to)
+        ks = {"grid": self.grid_ks, "cv_error": self.cv_error.get("n_splits", [])}.get(self.kind)
+        self.n_splits = max(ks) if ks else config["n_splits"]
         network = config.get("network_stability", False)
         self.network_stability = bool(network)
         self.network_max_labels = network.get("max_labels") if isinstance(network, dict) else None

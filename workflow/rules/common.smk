@@ -8,7 +8,7 @@ import stratbench
 from snakemake.logging import logger
 from stratbench import cost, papers
 from stratbench.papers import tables as paper_tables
-from stratbench._snakemake import coalesce_reevaluations, dry_run_summary, use_import_paths
+from stratbench._snakemake import use_import_paths
 from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
 from stratbench.cv_error.run import learners_of
@@ -18,8 +18,6 @@ from stratbench.study import Study
 
 RUN = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}  # the run's start: set again by onstart
 use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
-dry_run_summary(workflow, logger)  # `snakemake -n`: jobs per rule, not a block per job (--verbose: every job)
-coalesce_reevaluations()  # one pending re-selection timer in Snakemake's scheduler, not one per finished job
 
 # the schema (one line naming a bad key, with its file, line and column), then what it cannot check (datasets,
 # n_splits, methods and their parameters): every config error stops here, before any job runs
@@ -208,29 +206,40 @@ def subject_figures(kind, subjects, caption, category, label, under_classifier=F
     return outputs
 
 
-def all_outputs():
+def grid_outputs():
+    """What a grid study makes: its tables, CD diagrams per k, recommendation (and optimality gap)."""
     tables = f"{study.results}/tables"
-    if study.grid_ks:  # a fold-quality grid study: its tables, CD diagrams and recommendation only
-        return [
-            *expand(
-                f"{study.results}/grid/{{dataset}}/{{stratifier}}.csv",
-                dataset=study.datasets,
-                stratifier=study.stratifiers,
-            ),
-            f"{tables}/dataset_statistics.csv",
-            f"{tables}/grid_ranks.md",
-            f"{study.results}/report/recommendation.md",
-            *expand(
-                f"{study.results}/figures/grid_critical_difference_k{{k}}.{{ext}}", k=study.grid_ks, ext=["png", "pdf"]
-            ),
-            *([f"{tables}/grid_gap.md", f"{study.results}/figures/grid_gap.png"] if study.optimum else []),
-        ]
-    if study.cv_error:  # a "does it matter" study: its tables, figures and verdict
-        return [
-            f"{tables}/dataset_statistics.csv",
-            f"{study.results}/report/does_it_matter.md",
-            *figures(*CV_FIGURES),
-        ]
+    return [
+        *expand(
+            f"{study.results}/grid/{{dataset}}/{{stratifier}}.csv", dataset=study.datasets, stratifier=study.stratifiers
+        ),
+        f"{tables}/dataset_statistics.csv",
+        f"{tables}/grid_ranks.md",
+        f"{study.results}/report/recommendation.md",
+        *expand(
+            f"{study.results}/figures/grid_critical_difference_k{{k}}.{{ext}}", k=study.grid_ks, ext=["png", "pdf"]
+        ),
+        *([f"{tables}/grid_gap.md", f"{study.results}/figures/grid_gap.png"] if study.optimum else []),
+    ]
+
+
+def cv_error_outputs():
+    """What a cv_error study makes: its tables, figures and verdict."""
+    return [
+        f"{study.results}/tables/dataset_statistics.csv",
+        f"{study.results}/report/does_it_matter.md",
+        *figures(*CV_FIGURES),
+    ]
+
+
+def all_outputs():
+    """The default target: what the study's kind makes (one target list per kind of study)."""
+    return {"benchmark": benchmark_outputs, "grid": grid_outputs, "cv_error": cv_error_outputs}[study.kind]()
+
+
+def benchmark_outputs():
+    """What a benchmark study makes: folds, fold quality, scores, their tables and figures, the paper's report."""
+    tables = f"{study.results}/tables"
     outputs = [
         *job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),
         f"{tables}/dataset_statistics.csv",

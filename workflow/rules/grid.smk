@@ -1,5 +1,5 @@
-# The fold-quality grid of a study with `grid:` (config/stratbench2026.yaml): one job per (dataset,
-# stratifier) runs every k × seed split, then ranks across datasets, CD diagrams and the recommendation.
+# A grid study (kind: grid, config/stratbench2026.yaml): one job per (dataset, stratifier) runs every k × seed
+# split, then ranks across datasets, CD diagrams and the recommendation.
 
 
 rule grid_quality:

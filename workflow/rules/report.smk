@@ -22,7 +22,7 @@ rule reproduction_report:
         paper=study.reproduces,
         study=study.name,
         n_splits=study.n_splits,
-        stratifiers=list(study.stratifiers),
+        stratifiers=study.stratifiers,
         groups=study.groups,
     script:
         "../scripts/reproduction_report.py"

@@ -14,6 +14,6 @@ optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "runtime", "sco
 report = reproduction(p.paper, pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), p.n_splits,
                       p.stratifiers, **optional, groups=p.groups)
 write_csv(snakemake.output.csv, report)
-write_text(snakemake.output.md, reproduction_markdown(report, p.paper, p.study, environment_line()))
+write_text(snakemake.output.md, reproduction_markdown(report, p.paper, p.study, environment_line(snakemake.scriptdir)))
 write_text(snakemake.output.html, reproduction_html(report, p.paper, p.study))
 finish()

@@ -2,20 +2,61 @@
 
 import numpy as np
 
-from stratbench._kernels._compile import kernel
+from stratbench._kernels._compile import jit, kernel
 
 
 @kernel("int64[::1]", "int64[::1]", "int64", "int64[::1]")
-def row_keys(indptr, indices, q, row_ptr):  # pragma: no cover - compiled
-    keys = np.empty(row_ptr[-1], dtype=np.int64)
+def ids_by_sort(indptr, indices, q, row_ptr):  # pragma: no cover - compiled
+    """As :func:`ids_by_table` for a label space too large for the table: ids in the order of the keys
+    (first label, second label), by two counting sorts (second label, then first: stable), O(pairs + q);
+    returns (row_combos, first, second, each id's rank in order of first appearance)."""
+    P = row_ptr[-1]
+    first_of = np.empty(P, dtype=np.int64)
+    second_of = np.empty(P, dtype=np.int64)
     for x in range(indptr.shape[0] - 1):
         out = row_ptr[x]
         lo, hi = indptr[x], indptr[x + 1]
         for a in range(lo, hi):
             for b in range(a, hi):
-                keys[out] = np.int64(indices[a]) * q + indices[b]
+                first_of[out] = indices[a]
+                second_of[out] = indices[b]
                 out += 1
-    return keys
+    by_second = _counting_order(second_of, np.arange(P), q)
+    order = _counting_order(first_of, by_second, q)
+    row_combos = np.empty(P, dtype=np.int32)
+    first = np.empty(P, dtype=np.int64)
+    second = np.empty(P, dtype=np.int64)
+    n_ids = np.int64(0)
+    for r in range(P):
+        o = order[r]
+        if r == 0 or first_of[o] != first[n_ids - 1] or second_of[o] != second[n_ids - 1]:
+            first[n_ids] = first_of[o]
+            second[n_ids] = second_of[o]
+            n_ids += 1
+        row_combos[o] = n_ids - 1
+    first_seen = np.full(n_ids, -1, dtype=np.int64)
+    rank = np.int64(0)
+    for o in range(P):
+        c = row_combos[o]
+        if first_seen[c] < 0:
+            first_seen[c] = rank
+            rank += 1
+    return row_combos, first[:n_ids].copy(), second[:n_ids].copy(), first_seen
+
+
+@jit
+def _counting_order(key, within, q):  # pragma: no cover - compiled
+    """The positions ``within`` reordered by ``key`` (0 … q − 1), stably: one counting sort."""
+    count = np.zeros(q + 1, dtype=np.int64)
+    for o in within:
+        count[key[o] + 1] += 1
+    for v in range(q):
+        count[v + 1] += count[v]
+    out = np.empty(within.shape[0], dtype=np.int64)
+    for o in within:
+        out[count[key[o]]] = o
+        count[key[o]] += 1
+    return out
 
 
 @kernel("int64[::1]", "int64[::1]", "int64", "int64[::1]")

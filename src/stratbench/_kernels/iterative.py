@@ -1,4 +1,9 @@
-"""Iterative stratification's loop (:mod:`stratbench.stratifiers.iterative`)."""
+"""Iterative stratification's loop (:mod:`stratbench.stratifiers.iterative`).
+
+The label with the fewest remaining positives comes from a segment tree over the labels that holds, per
+node, the fewest remaining positives below it and how many labels have that many: the choice is O(log q)
+(the lowest index, or the r-th lowest of the tied labels for one uniform draw r), and so is the update
+after each positive dealt. The run is O((nnz + q) log q + n·k), near-linear in the labels."""
 
 import numpy as np
 
@@ -17,6 +22,69 @@ def _with_room(desired_label, desired_fold, room):  # pragma: no cover - compile
         else:
             masked[j] = -np.inf
     return masked if any_room else desired_label
+
+
+_NONE = np.iinfo(np.int64).max  # a label without remaining positives: never the fewest
+
+
+@jit
+def _tree_build(remaining):  # pragma: no cover - compiled
+    """(fewest, ties) of a segment tree over ``remaining``: leaves at [size, size + q), node v's children 2v
+    and 2v + 1; ``fewest[v]`` the least positive count below v (``_NONE`` where none), ``ties[v]`` how many
+    labels below v have it."""
+    q = remaining.shape[0]
+    size = np.int64(1)
+    while size < q:
+        size *= 2
+    fewest = np.full(2 * size, _NONE, dtype=np.int64)
+    ties = np.zeros(2 * size, dtype=np.int64)
+    for i in range(q):
+        if remaining[i] > 0:
+            fewest[size + i] = remaining[i]
+            ties[size + i] = 1
+    for v in range(size - 1, 0, -1):
+        _tree_join(fewest, ties, v)
+    return fewest, ties
+
+
+@jit
+def _tree_join(fewest, ties, v):  # pragma: no cover - compiled
+    a, b = 2 * v, 2 * v + 1
+    if fewest[a] < fewest[b]:
+        fewest[v], ties[v] = fewest[a], ties[a]
+    elif fewest[b] < fewest[a]:
+        fewest[v], ties[v] = fewest[b], ties[b]
+    else:
+        fewest[v], ties[v] = fewest[a], ties[a] + ties[b]
+
+
+@jit
+def _tree_set(fewest, ties, i, count):  # pragma: no cover - compiled
+    """Label i now has ``count`` remaining positives (none if ≤ 0)."""
+    v = fewest.shape[0] // 2 + i
+    fewest[v] = count if count > 0 else _NONE
+    ties[v] = 1 if count > 0 else 0
+    v //= 2
+    while v >= 1:
+        _tree_join(fewest, ties, v)
+        v //= 2
+
+
+@jit
+def _tree_pick(fewest, ties, rank):  # pragma: no cover - compiled
+    """The label of rank ``rank`` (0: the lowest index) among those with the fewest remaining positives."""
+    size = fewest.shape[0] // 2
+    target = fewest[1]
+    v = np.int64(1)
+    while v < size:
+        a = 2 * v
+        if fewest[a] == target:
+            if rank < ties[a]:
+                v = a
+                continue
+            rank -= ties[a]
+        v = a + 1
+    return v - size
 
 
 @kernel("int64[::1]", "int64[::1]", "float64[::1]", "int64[::1]", "int64[::1]", "float64[::1]", "float64[::1]",
@@ -40,6 +108,7 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
     for i in range(q):
         for j in range(k):
             desired_label[i, j] = remaining[i] * ratios[j]
+    fewest, ties = _tree_build(remaining if not skmultilearn else np.zeros(0, dtype=np.int64))
     fold = np.full(n, -1, dtype=np.int64)
     scan_from = 0  # skmultilearn: labels before this position of label_order have no examples left
     while True:
@@ -49,21 +118,9 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
                 scan_from += 1
             if scan_from < label_order.shape[0]:
                 label = label_order[scan_from]
-        else:
-            fewest = np.iinfo(np.int64).max
-            n_ties = 0
-            for i in range(q):
-                r = remaining[i]
-                if r <= 0:
-                    continue
-                if r < fewest:
-                    fewest = r
-                    label = i
-                    n_ties = 1
-                elif r == fewest and random_label_ties:
-                    n_ties += 1
-                    if randbelow(state, n_ties) == 0:
-                        label = i
+        elif fewest[1] != _NONE:  # the fewest remaining: the lowest index, or one draw among the tied labels
+            tied = ties[1]
+            label = _tree_pick(fewest, ties, randbelow(state, tied) if random_label_ties and tied > 1 else 0)
         if label < 0:
             break
         start, stop = col_ptr[label], col_ptr[label + 1]
@@ -82,5 +139,7 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
                 i = indices[pp]
                 desired_label[i, m] -= counts[pp]
                 remaining[i] -= np.int64(counts[pp])
+                if not skmultilearn:
+                    _tree_set(fewest, ties, i, remaining[i])
     place_unlabelled(fold, desired_fold, state, skmultilearn, weights)
     return fold

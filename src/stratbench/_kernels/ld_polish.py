@@ -88,29 +88,34 @@ def _swap(s, t, a, b, ptr, combos, M, C):  # pragma: no cover - compiled
 @jit
 def _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair, keep_pairs):  # pragma: no cover
     """The best improving 3-cycle from (s, a) — s from a to b, t from b to a, then s from b to c and u
-    from c to b, so s ends in c, t in a and u in b — taken if any; returns 1 if one was."""
+    from c to b, so s ends in c, t in a and u in b — taken if any; returns (1 if one was, the combinations
+    it read)."""
     S, k = M.shape
     best, best_t, best_b, best_u, best_c = -1e-12, np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1)
+    length = ptr[s + 1] - ptr[s]
+    reads = np.int64(0)
     for b in range(k):
         for t in range(S):
             if b == a or t == s or M[t, b] == 0:
                 continue
             dl1, dp1, zl1, zp1, over1 = _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps)
             _swap(s, t, a, b, ptr, combos, M, C)
+            reads += 3 * (length + ptr[t + 1] - ptr[t])
             for c in range(k):
                 for u in range(S):
                     if c == a or c == b or u == s or M[u, c] == 0:
                         continue
+                    reads += length + ptr[u + 1] - ptr[u]
                     dl2, dp2, zl2, zp2, over2 = _swap_delta(s, u, b, c, ptr, combos, C, sizes, odds, is_pair, caps)
                     g = _gain(dl1 + dl2, dp1 + dp2, zl1 + zl2, zp1 + zp2, over1 + over2, w_label, w_pair, keep_pairs)
                     if g < best:
                         best, best_t, best_b, best_u, best_c = g, t, b, u, c
             _swap(s, t, b, a, ptr, combos, M, C)  # undone (s back to a, t back to b)
     if best_t < 0:
-        return 0
+        return 0, reads
     _swap(s, best_t, a, best_b, ptr, combos, M, C)
     _swap(s, best_u, best_b, best_c, ptr, combos, M, C)
-    return 1
+    return 1, reads
 
 
 @jit
@@ -161,11 +166,13 @@ def _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label
 
 
 @kernel("int64[::1]", "int64[::1]", "boolean[::1]", "float64[::1]", "int32[:, ::1]", "int32[:, ::1]!", "int32[:, ::1]!",
-        "float64[::1]", "int64[::1]", "float64", "boolean", "boolean", "boolean", "boolean", "int64", "int64", "uint64")
+        "float64[::1]", "int64[::1]", "float64", "boolean", "boolean", "boolean", "boolean", "int64", "int64", "uint64",
+        "int64")
 def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_weight, keep_pairs, exhaustive,
-                  cycles, size_moves, samples, passes, seed):  # pragma: no cover - compiled
+                  cycles, size_moves, samples, passes, seed, budget):  # pragma: no cover - compiled
     """Swaps on the labelset × fold counts ``M`` and combination × fold counts ``C`` (both updated in
-    place; module doc). Returns the number of swaps taken."""
+    place; module doc), until a pass takes none, ``passes`` passes, or the combinations read exceed
+    ``budget`` (≤ 0: no bound). Returns (swaps taken, combinations read)."""
     S, k = M.shape
     ld0, lpd0 = 0.0, 0.0
     for c in range(C.shape[0]):
@@ -175,54 +182,66 @@ def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_
             else:
                 ld0 += _cell(C[c, j], sizes[j], odds[c])
     if ld0 <= 0.0:
-        return 0
+        return 0, np.int64(0)
     w_label, w_pair = 1.0 / ld0, (pair_weight / lpd0 if lpd0 > 0.0 else 0.0)
     state = np.array([np.uint64(seed)], dtype=np.uint64)
     n = row_sets.shape[0]
     small = float(n // k)
     mark = np.zeros(C.shape[0], dtype=np.bool_)
     swaps = 0
-    for _ in range(passes):
-        taken = 0
-        for s in range(S):
-            for a in range(k):
-                if M[s, a] == 0:
-                    continue
-                best, best_t, best_b = -1e-12, np.int64(-1), np.int64(-1)
-                tries = (k - 1) * S if exhaustive else samples
-                for trial in range(tries):
-                    if exhaustive:
-                        b, t = trial // S, trial % S
-                        b += 1 if b >= a else 0
-                    else:  # a labelset drawn by its rows, then one of its other folds
-                        t, b, seen = row_sets[randbelow(state, n)], -1, 0
-                        for j in range(k):
-                            if j != a and M[t, j] > 0:
-                                seen += 1
-                                if randbelow(state, seen) == 0:
-                                    b = j
-                        if b < 0:
-                            continue
-                    if b == a or t == s or M[t, b] == 0:
+    reads = np.int64(0)
+    for phase in range(2 if budget > 0 and cycles else 1):  # bounded: swaps to a standstill, then cycles
+        use_cycles = cycles and (budget <= 0 or phase == 1)
+        for _ in range(passes):
+            taken = 0
+            for s in range(S):
+                for a in range(k):
+                    if M[s, a] == 0:
                         continue
-                    dl, dp, zl, zp, over = _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps)
-                    g = _gain(dl, dp, zl, zp, over, w_label, w_pair, keep_pairs)
-                    if g < best:
-                        best, best_t, best_b = g, t, b
-                if best_t >= 0:
-                    _swap(s, best_t, a, best_b, ptr, combos, M, C)
-                    taken += 1
-                    continue
-                if cycles and _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair,
-                                          keep_pairs):
-                    taken += 1
-                elif size_moves and sizes[a] == small + 1.0:
-                    taken += _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair,
-                                             keep_pairs, small, mark)
-        swaps += taken
-        if taken == 0:
-            break
-    return swaps
+                    if 0 < budget < reads:
+                            return swaps + taken, reads
+                    length = ptr[s + 1] - ptr[s]
+                    best, best_t, best_b = -1e-12, np.int64(-1), np.int64(-1)
+                    tries = (k - 1) * S if exhaustive else samples
+                    for trial in range(tries):
+                        if exhaustive:
+                            b, t = trial // S, trial % S
+                            b += 1 if b >= a else 0
+                        else:  # a labelset drawn by its rows, then one of its other folds
+                            t, b, seen = row_sets[randbelow(state, n)], -1, 0
+                            for j in range(k):
+                                if j != a and M[t, j] > 0:
+                                    seen += 1
+                                    if randbelow(state, seen) == 0:
+                                        b = j
+                            if b < 0:
+                                continue
+                        if b == a or t == s or M[t, b] == 0:
+                            continue
+                        reads += length + ptr[t + 1] - ptr[t]
+                        dl, dp, zl, zp, over = _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps)
+                        g = _gain(dl, dp, zl, zp, over, w_label, w_pair, keep_pairs)
+                        if g < best:
+                            best, best_t, best_b = g, t, b
+                    if best_t >= 0:
+                        _swap(s, best_t, a, best_b, ptr, combos, M, C)
+                        taken += 1
+                        continue
+                    cycled = 0
+                    if use_cycles:
+                        cycled, cycle_reads = _best_cycle(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label,
+                                                          w_pair, keep_pairs)
+                        reads += cycle_reads
+                    if cycled:
+                        taken += 1
+                    elif size_moves and sizes[a] == small + 1.0:
+                        reads += C.shape[0] * (k - 1)
+                        taken += _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label, w_pair,
+                                                 keep_pairs, small, mark)
+            swaps += taken
+            if taken == 0:
+                break
+    return swaps, reads
 
 
 @kernel("int64[::1]", "int64[::1]!")

@@ -74,11 +74,6 @@ STARTUP_IMPORTS = {  # what a job of each kind imports before it works
     "aggregate": "import snakemake.script, pandas, matplotlib.pyplot, stratbench.figures",  # a gather, table or figure
 }
 NOOP_WORKFLOW = """\
-from stratbench._snakemake import coalesce_reevaluations
-
-coalesce_reevaluations()  # as the workflow's common.smk
-
-
 rule all:
     input:
         expand("out/{i}", i=range(config["jobs"])),
@@ -217,7 +212,7 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
         start = time.perf_counter()
         load_dataset(Path(tmp) / "d.npz")
         load_s = time.perf_counter() - start
-    if study.cv_error:
+    if study.kind == "cv_error":
         return DatasetCost(dataset, Y.shape[0], Y.shape[1], matrix_mb(ds.X), matrix_mb(Y), "", load_s, {}, 0.0, 0.0,
                            {}, cv_s=calibrate_cv_error(study, dataset, ds, log))
     groups = dataset_groups(ds, study.datasets[dataset].get("groups"), study.split_seed(dataset, 0))

@@ -108,7 +108,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
         base = BASE_MB + c.x_mb + c.y_mb
         jobs.append(Job("dataset", d, cpu_s=light + 4 * c.load_s, wall_s=light + 4 * c.load_s,
                         mem_mb=int(base + 3 * c.x_mb)))
-        if study.grid_ks:  # one job per (dataset, stratifier): every k × repeat split and its fold quality
+        if study.kind == "grid":  # one job per (dataset, stratifier): every k × repeat split and its fold quality
             for s, split_s in c.stratifier_s.items():
                 scale = sum(kk / k for kk in study.grid_ks) * len(repeats)  # both grow about linearly with k
                 seconds = light + c.load_s + c.combinations_s + scale * (split_s + c.fold_quality_s)
@@ -120,7 +120,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
                 jobs.append(Job("grid_optimum", d, cpu_s=wall * o["workers"], wall_s=wall,
                                 mem_mb=int(BASE_MB + 500 + 40 * c.y_mb), after=("dataset",)))
             continue
-        if study.cv_error:  # a job per (m): every sample's truth; a job per (m, stratifier): every estimate
+        if study.kind == "cv_error":  # a job per (m): every sample's truth; a job per (m, stratifier): every estimate
             samples = study.cv_error["samples"]
             for part, m, per_sample in ((p, m, v) for p, by_m in c.cv_s.items() for m, v in by_m.items()):
                 seconds = startup + c.load_s + samples * per_sample

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench._kernels.combinations import fold_counts, group_rows, ids_by_table, row_keys
+from stratbench._kernels.combinations import fold_counts, group_rows, ids_by_sort, ids_by_table
 
 __all__ = ["Combinations", "fold_counts", "label_combinations"]  # fold_counts: examples of each combination per fold
 
@@ -41,6 +41,13 @@ class Combinations:
     def support(self) -> np.ndarray:
         return np.diff(self.combo_ptr)
 
+    @property
+    def insertion(self) -> np.ndarray:
+        """The combinations in order of first appearance (``first_seen``'s inverse permutation)."""
+        order = np.empty(len(self.first_seen), dtype=np.int64)
+        order[self.first_seen] = np.arange(len(self.first_seen))
+        return order
+
 
 def label_combinations(Y: sp.csr_matrix) -> Combinations:
     Y = sp.csr_matrix(Y)
@@ -53,14 +60,7 @@ def label_combinations(Y: sp.csr_matrix) -> Combinations:
         row_combos, first, second = ids_by_table(indptr, indices, np.int64(q), row_ptr)
         first_seen = np.arange(len(first), dtype=np.int64)
     else:
-        keys = row_keys(indptr, indices, np.int64(q), row_ptr)
-        unique, first_index, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        del keys
-        row_combos = inverse.astype(np.int32)
-        del inverse
-        first, second = (unique // q).astype(np.int64), (unique % q).astype(np.int64)
-        first_seen = np.empty(len(unique), dtype=np.int64)
-        first_seen[np.argsort(first_index, kind="stable")] = np.arange(len(unique))
+        row_combos, first, second, first_seen = ids_by_sort(indptr, indices, np.int64(q), row_ptr)
     combo_ptr = np.concatenate([[0], np.cumsum(np.bincount(row_combos, minlength=len(first)))]).astype(np.int64)
     combo_rows = group_rows(row_ptr, row_combos, combo_ptr)
     return Combinations(row_ptr, row_combos, combo_ptr, combo_rows, first, second, first_seen)

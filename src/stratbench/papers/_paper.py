@@ -46,6 +46,7 @@ class StudyTables:
     fold_quality: pd.DataFrame
     n_splits: int = 0
     stratifiers: list[str] = field(default_factory=list)
+    stratifier_specs: dict = field(default_factory=dict)  # name → the config's entry (``params`` …), where given
     summary: pd.DataFrame | None = None
     ranks: pd.DataFrame | None = None
     runtime: pd.DataFrame | None = None

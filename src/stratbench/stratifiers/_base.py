@@ -99,7 +99,7 @@ class MultilabelStratifier:
     >>> Y = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]])
     >>> cv = stratifiers.get("iterative", n_splits=2, random_state=0)
     >>> [test.tolist() for train, test in cv.split(np.zeros((6, 1)), Y)]
-    [[0, 3, 5], [1, 2, 4]]
+    [[1, 2, 5], [0, 3, 4]]
     """
 
     equal_sizes = False  # whether the method itself keeps every subset at n·r_j ± 1

@@ -56,6 +56,8 @@ def fold_sizes(name: str) -> str:
     >>> fold_sizes("hybrid"), fold_sizes("sois").startswith("up to 7 rows off n/k")
     ('n/k ± 1', True)
     """
+    if getattr(_REGISTRY.resolve(name), "context", ()):  # folds read from files (from_file): their sizes
+        return "those of its files"
     if name not in measured_sizes():
         return "not measured (stratbench certify measures it)"
     off, where = measured_sizes()[name]

@@ -14,8 +14,9 @@ examples without labels go in descending order, each to a fold drawn at random a
 c_j > 0. Its randomness is ours (seeded), not scikit-multilearn's global RNG: its rules, not its folds (those
 are ``IterativeStratification(compat="skmultilearn")`` in :mod:`stratbench.model_selection`).
 
-The loop is sequential by nature; it runs compiled (numba) over the CSR rows and CSC columns of Y:
-O(q² + nnz·1 + n·k) time, O(k·q) extra memory.
+The loop is sequential by nature; it runs compiled (:mod:`stratbench._kernels.iterative`) over the CSR rows and
+CSC columns of Y, the label with the fewest remaining positives kept in a segment tree: O((nnz + q) log q + n·k)
+time, O(k·q) extra memory. A random label tie is one uniform draw among the tied labels.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ class IterativeStratifier(MultilabelStratifier):
     >>> from stratbench import stratifiers
     >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("iterative", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [0, 1, 1, 0, 1, 0]
+    [1, 0, 0, 1, 1, 0]
     """
     reference = "Sechidis, Tsoumakas & Vlahavas, ECML PKDD 2011"
     kernels = (iterative_kernel,)

@@ -41,7 +41,7 @@ SELECT = {"paper": 0, "docstring": 1, "pairs_first": 2, "skmultilearn": 3}
 def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper"):
     comb = label_combinations(Y)
     return sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
-                       np.argsort(comb.first_seen).astype(np.int64), np.asarray(ratios, dtype=np.float64),
+                       comb.insertion, np.asarray(ratios, dtype=np.float64),
                        np.uint64(seed), SELECT[select], rules == "skmultilearn")
 
 

@@ -39,7 +39,8 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    start, the search is also run from IS's start and the better kept.
 6. **LD polish** (:mod:`stratbench.stratifiers.hybrid.ld_polish`): swaps of rows between folds that lower LD
    exactly, blended with LPD (ω = ``polish``), never raising FLZ nor DCP's hinge: the squared errors
-   of F round past LD's integer optimum (the optimality gap of docs/ALGORITHMS.md §11.3).
+   of F round past LD's integer optimum (the optimality gap of docs/ALGORITHMS.md §11.3). Within a budget
+   of combination reads (``polish_budget``), swaps until none improves, then 3-cycles.
 
 Compiled (numba) over CSR label matrices and the combination lists of :mod:`stratbench.labels.combinations`, one
 float32 record per combination (its fold counts and parameters in one cache line): a pass costs
@@ -77,7 +78,9 @@ def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray,
     support = comb.support.astype(float)
     d = np.minimum(support / n, 1 - 0.5 / n)
     pair = comb.is_pair
-    errors = [((c - support[:, None] * (targets / n)[None, :]) ** 2).sum(axis=1) for c in start_counts]
+    share, block = (targets / n)[None, :], 1 << 18  # by blocks of combinations: no n_combinations × k temporaries
+    errors = [np.concatenate([((c[i:i + block] - support[i:i + block, None] * share) ** 2).sum(axis=1)
+                              for i in range(0, len(support), block)] or [np.zeros(0)]) for c in start_counts]
     rld, ld = 1.0 / support, 1.0 / (n * (1 - d) ** 2)
 
     def scale(part, mask):  # 1 / the term's value at the best start: each term counts relative to it
@@ -108,13 +111,16 @@ class HybridStratification(MultilabelStratifier):
     trial : share of a pass run from each start to choose between them (default 0.3).
     polish : ω of the LD polish (step 6; default 1: LD and LPD alike, each relative to its value where
         the polish starts; 0: LD alone), or None for no polish.
+    polish_budget : the combinations the polish may read: ``"auto"`` (default: 4 per positive and fold, at
+        least 10⁷, about 0.2 s; swaps first, then 3-cycles with what is left), a number, or None (no bound:
+        swaps and 3-cycles interleaved, which can take seconds on a small dataset at k = 3).
 
     Examples
     --------
     >>> from stratbench import stratifiers
     >>> Y = [[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]]
     >>> stratifiers.get("hybrid", n_splits=2, random_state=0).fold_ids(Y).tolist()
-    [0, 1, 1, 0, 1, 0]
+    [1, 0, 0, 1, 1, 0]
     """
     reference = "stratbench (docs/ALGORITHMS.md, hybrid)"
     kernels = (hybrid_kernel, polish_kernel, group_search, iterative_kernel, sois_kernel)
@@ -124,7 +130,7 @@ class HybridStratification(MultilabelStratifier):
 
     def __init__(self, n_splits=10, random_state=None, test_size=None, train_size=None, fold_shares=None,
                  passes=1, samples=8, pair_weight=3.0, start="both", fill=1.0, dcp_weight=16.0, trial=0.3,
-                 keep_pairs=False, polish=1.0):
+                 keep_pairs=False, polish=1.0, polish_budget="auto"):
         super().__init__(n_splits=n_splits, random_state=random_state, test_size=test_size, train_size=train_size,
                          fold_shares=fold_shares)
         self.passes = passes
@@ -136,6 +142,7 @@ class HybridStratification(MultilabelStratifier):
         self.trial = trial
         self.keep_pairs = keep_pairs
         self.polish = polish
+        self.polish_budget = polish_budget
 
     supports_groups = True
     group_passes = 10  # passes of the group search per ``passes`` (groups are few; it stops when a pass moves none)
@@ -163,6 +170,10 @@ class HybridStratification(MultilabelStratifier):
             raise StratbenchError(f"samples must be an integer ≥ 1, got {self.samples!r}")
         if self.polish is not None and not (isinstance(self.polish, (int, float)) and self.polish >= 0):
             raise StratbenchError(f"polish must be a number ≥ 0 or None, got {self.polish!r}")
+        if not (self.polish_budget is None or self.polish_budget == "auto"
+                or (isinstance(self.polish_budget, int) and not isinstance(self.polish_budget, bool)
+                    and self.polish_budget >= 1)):
+            raise StratbenchError(f"polish_budget must be 'auto', an integer ≥ 1 or None, got {self.polish_budget!r}")
         if self.start not in ("both", "iterative", "sois"):
             raise StratbenchError(f"start must be 'both', 'iterative' or 'sois', got {self.start!r}")
 
@@ -202,7 +213,7 @@ class HybridStratification(MultilabelStratifier):
         starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is)}
         if self.start in ("sois", "both"):
             starts["sois"] = sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
-                                         np.argsort(comb.first_seen).astype(np.int64), np.asarray(ratios, np.float64),
+                                         comb.insertion, np.asarray(ratios, np.float64),
                                          np.uint64(seed_sois), SELECT["paper"], False)
         return starts
 
@@ -246,7 +257,7 @@ class HybridStratification(MultilabelStratifier):
         if self.polish is None:
             return result[2]
         return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs,
-                         free_sizes=not self.holdout and np.ptp(ideal) == 0)
+                         free_sizes=not self.holdout and np.ptp(ideal) == 0, budget=self.polish_budget)
 
 
 def compile_search() -> None:
