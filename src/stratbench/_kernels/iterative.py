@@ -2,8 +2,9 @@
 
 The label with the fewest remaining positives comes from a segment tree over the labels that holds, per
 node, the fewest remaining positives below it and how many labels have that many: the choice is O(log q)
-(the lowest index, or the r-th lowest of the tied labels for one uniform draw r), and so is the update
-after each positive dealt. The run is O((nnz + q) log q + n·k), near-linear in the labels."""
+(the lowest index, or the r-th lowest of the tied labels for one uniform draw r), and so is the update of
+each label whose count changed since the last choice. The run is O((nnz + q) log q + n·k), near-linear in the
+labels."""
 
 import numpy as np
 
@@ -109,6 +110,11 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
         for j in range(k):
             desired_label[i, j] = remaining[i] * ratios[j]
     fewest, ties = _tree_build(remaining if not skmultilearn else np.zeros(0, dtype=np.int64))
+    # labels whose count changed since the tree last saw them: the tree is brought up to date once per choice,
+    # one update per label touched, not one per positive dealt
+    stale = np.zeros(q, dtype=np.bool_)
+    stale_list = np.empty(q, dtype=np.int64)
+    n_stale = 0
     fold = np.full(n, -1, dtype=np.int64)
     scan_from = 0  # skmultilearn: labels before this position of label_order have no examples left
     while True:
@@ -118,7 +124,13 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
                 scan_from += 1
             if scan_from < label_order.shape[0]:
                 label = label_order[scan_from]
-        elif fewest[1] != _NONE:  # the fewest remaining: the lowest index, or one draw among the tied labels
+        else:
+            for t in range(n_stale):
+                i = stale_list[t]
+                stale[i] = False
+                _tree_set(fewest, ties, i, remaining[i])
+            n_stale = 0
+        if not skmultilearn and fewest[1] != _NONE:  # the fewest remaining: the lowest index, or one draw among ties
             tied = ties[1]
             label = _tree_pick(fewest, ties, randbelow(state, tied) if random_label_ties and tied > 1 else 0)
         if label < 0:
@@ -139,7 +151,9 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
                 i = indices[pp]
                 desired_label[i, m] -= counts[pp]
                 remaining[i] -= np.int64(counts[pp])
-                if not skmultilearn:
-                    _tree_set(fewest, ties, i, remaining[i])
+                if not skmultilearn and not stale[i]:
+                    stale[i] = True
+                    stale_list[n_stale] = i
+                    n_stale += 1
     place_unlabelled(fold, desired_fold, state, skmultilearn, weights)
     return fold
