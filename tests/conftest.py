@@ -104,6 +104,19 @@ def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | Non
     )
 
 
+def figure_heights(results: Path) -> dict[str, float]:
+    """Every PNG figure a run wrote under ``results`` (its ``figures/``) with its height in inches (pixels over
+    the dpi it was saved at), for the page limit ``figures.MAX_HEIGHT``; at least one must exist."""
+    from PIL import Image
+
+    heights = {}
+    for png in sorted(results.rglob("figures/**/*.png")):
+        with Image.open(png) as image:
+            heights[str(png.relative_to(results))] = image.size[1] / image.info["dpi"][1]
+    assert heights, f"no figure under {results}"
+    return heights
+
+
 def planned_jobs(result) -> dict[str, int]:
     """Job counts from the 'Job stats' table of a dry run."""
     from stratbench.cost import planned_jobs as parse

@@ -5,13 +5,14 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, run_snakemake
+from conftest import REPO, figure_heights, run_snakemake
 
 from stratbench import StratbenchError
 from stratbench.cv_error.learners import RIDGE_LAMBDA, NearestNeighbours, Ridge, normalised_rows, similarity
 from stratbench.cv_error.measures import label_auc, label_f1, part_measures
 from stratbench.cv_error.run import cv_estimates, development_rows, estimate_rows, splitter_factory, truth_rows
 from stratbench.cv_error.summary import choice_table, error_table, paired_table
+from stratbench.figures import MAX_HEIGHT
 from stratbench.study import Study
 
 
@@ -222,6 +223,8 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     result = run_snakemake(tmp_path, config, "--cores", "2")
     assert result.returncode == 0, result.stderr[-3000:]
     out = tmp_path / "results" / "cv_error_quick"
+    heights = figure_heights(out)  # every figure of the study fits a page (figures.MAX_HEIGHT)
+    assert len(heights) == 4 and max(heights.values()) <= MAX_HEIGHT + 0.01, heights
     errors = pd.read_csv(out / "tables" / "cv_error.csv")
     cv = config["cv_error"]
     n_cells = len(config["datasets"]) * len(cv["sizes"]) * len(cv["n_splits"]) * len(cv["learners"]) * 6 * 2

@@ -5,8 +5,9 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import planned_jobs, run_snakemake, tiny_config
+from conftest import figure_heights, planned_jobs, run_snakemake, tiny_config
 
+from stratbench.figures import MAX_HEIGHT
 from stratbench.grid import against_baselines, quality_grid
 from stratbench.measures.names import GRID_MEASURES as RANKED
 
@@ -43,6 +44,8 @@ def test_grid_study_end_to_end(tmp_path, mirror):
     result = run_snakemake(tmp_path, config, "--cores", "2")
     assert result.returncode == 0, result.stderr[-3000:]
     tables = tmp_path / "results" / "tiny" / "tables"
+    heights = figure_heights(tmp_path / "results" / "tiny")  # the CD diagrams, label shares and gap fit a page
+    assert max(heights.values()) <= MAX_HEIGHT + 0.01, heights
     rows = pd.read_csv(tables / "grid_quality.csv")
     assert len(rows) == 3 * 3 * 2 * 2 * 15  # datasets × stratifiers × k × repeats × measures
     ranks = pd.read_csv(tables / "grid_ranks.csv")
