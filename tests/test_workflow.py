@@ -176,6 +176,14 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
     assert "parse_mulan" not in jobs
 
 
+def test_a_new_figure_style_redraws_the_figures_and_nothing_else(finished_runs, mirror):
+    config = tiny_config(mirror)
+    config["figures"] = {"width": "one"}
+    jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
+    assert jobs and all(rule.startswith("plot_") or rule in ("all", "report_html") for rule in jobs), jobs
+    assert jobs.get("plot_std_by_stratifier") == 1 and "evaluate_repeats" not in jobs and "summarise" not in jobs
+
+
 def test_max_labels_restricts_a_classifier_to_small_label_sets_and_one_job_draws_each_kind_of_figure(tmp_path, mirror):
     """CLR on toy only; each kind of figure drawn per classifier is one job for every classifier, fold
     quality's rank figures one job, and CLR, ranked over one dataset, gets no rank bars or CD diagrams

@@ -24,6 +24,8 @@ use_import_paths(config.get("import_paths"))  # folders holding a user's own met
 study = Study.checked(config, files=workflow.configfiles or ["config/config.yaml"])
 
 MULAN_USED = sorted({study.mulan_name(d) for d in study.datasets} - {None})
+# what a figure's look depends on, a parameter of every figure job: changing it redraws the figures
+FIGURE_STYLE = {"figures": config.get("figures") or {}, "stratifiers": list(study.stratifiers)}
 GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]
 LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own files
 EVALUATED = study.evaluated_classifiers()  # the classifiers that run on some dataset

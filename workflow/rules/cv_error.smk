@@ -103,6 +103,7 @@ rule plot_cv_error:
     resources:
         **asks("plot_cv_error"),
     params:
+        style=FIGURE_STYLE,
         baseline=study.cv_error.get("baseline"),
     script:
         "../scripts/plot_cv_error.py"

@@ -27,6 +27,7 @@ if EVALUATED:
         resources:
             **asks("plot_std_by_stratifier"),
         params:
+            style=FIGURE_STYLE,
             drawn=[("std_by_stratifier", c) for c in EVALUATED],
         script:
             "../scripts/plot_figure.py"
@@ -53,6 +54,7 @@ if EVALUATED:
         resources:
             **asks("plot_fold_distribution"),
         params:
+            style=FIGURE_STYLE,
             drawn=[("fold_distribution", c) for c in EVALUATED],
         script:
             "../scripts/plot_figure.py"
@@ -81,6 +83,7 @@ if RANKED_CLASSIFIERS:
         resources:
             **asks("plot_rank_bars"),
         params:
+            style=FIGURE_STYLE,
             drawn=[("rank_bars", c) for c in RANKED_CLASSIFIERS],
         script:
             "../scripts/plot_figure.py"
@@ -107,6 +110,7 @@ if RANKED_CLASSIFIERS:
         resources:
             **asks("plot_cd_diagrams"),
         params:
+            style=FIGURE_STYLE,
             drawn=[("critical_difference", c) for c in RANKED_CLASSIFIERS],
         script:
             "../scripts/plot_figure.py"
@@ -141,6 +145,7 @@ rule plot_fold_quality_ranks:
     resources:
         **asks("plot_fold_quality_ranks"),
     params:
+        style=FIGURE_STYLE,
         drawn=[("rank_bars", "fold_quality"), ("critical_difference", "fold_quality")],
     script:
         "../scripts/plot_figure.py"
@@ -168,6 +173,7 @@ rule plot_label_shares:
     resources:
         **asks("plot_label_shares"),
     params:
+        style=FIGURE_STYLE,
         stratifiers=list(study.stratifiers),
     script:
         "../scripts/plot_label_shares.py"
@@ -194,6 +200,7 @@ rule plot_runtime:
     resources:
         **asks("plot_runtime"),
     params:
+        style=FIGURE_STYLE,
         drawn=[("runtime", "")],
     script:
         "../scripts/plot_figure.py"

@@ -74,6 +74,8 @@ rule plot_grid_cd:
         ENV
     resources:
         **asks("plot_grid_cd"),
+    params:
+        style=FIGURE_STYLE,
     script:
         "../scripts/plot_grid_cd.py"
 
@@ -147,5 +149,7 @@ rule grid_gap:
         ENV
     resources:
         **asks("grid_gap"),
+    params:
+        style=FIGURE_STYLE,
     script:
         "../scripts/grid_gap.py"

@@ -49,6 +49,7 @@ rule plot_paper_claims:
     resources:
         **asks("plot_paper_claims"),
     params:
+        style=FIGURE_STYLE,
         drawn=[("paper_claims", "")],
         paper=study.reproduces,
     script:

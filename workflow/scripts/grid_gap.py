@@ -13,7 +13,7 @@ out = snakemake.output
 gaps = gap_table(pd.read_csv(snakemake.input.rows), pd.concat(map(pd.read_csv, snakemake.input.optimum)))
 write_csv(out.csv, gaps)
 write_text(out.md, gap_markdown(gaps))
-style = FigureStyle.from_config(snakemake.config)
+style = FigureStyle.from_config(snakemake.params.style)
 objective = "LD" if (gaps["objective"] == "LD").any() else "FLZ"
 save_figure(optimality_gap(gaps, objective, style), out.png, out.pdf, style)
 finish()

@@ -10,7 +10,7 @@ from stratbench.cv_error.figures import count_model, decomposition, model_choice
 from stratbench.cv_error.verdict import recommended_estimators
 from stratbench.figures import FigureStyle, save_figure
 
-style = FigureStyle.from_config(snakemake.config)
+style = FigureStyle.from_config(snakemake.params.style)
 out, baseline = snakemake.output, snakemake.params.baseline
 errors, choices, theory, estimators = (pd.read_csv(getattr(snakemake.input, name))
                                        for name in ("errors", "choices", "theory", "estimators"))

@@ -13,7 +13,7 @@ from stratbench.study_figures import draw, table_reader
 
 p = snakemake.params
 tables = table_reader({Path(f).name: f for f in snakemake.input if str(f).endswith(".csv")})
-style = FigureStyle.from_config(snakemake.config)
+style = FigureStyle.from_config(snakemake.params.style)
 outputs = list(snakemake.output)
 for (figure, subject), png, pdf in zip(p.drawn, outputs[0::2], outputs[1::2]):
     save_figure(draw(figure, tables, subject, style, p.get("paper")), png, pdf, style)

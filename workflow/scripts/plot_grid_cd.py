@@ -8,7 +8,7 @@ import pandas as pd
 from stratbench.figures import FigureStyle, cd_diagrams, save_figure
 from stratbench.measures.names import GRID_MEASURES
 
-style = FigureStyle.from_config(snakemake.config)
+style = FigureStyle.from_config(snakemake.params.style)
 k = int(snakemake.wildcards.k)
 ranks, tests = (pd.read_csv(p) for p in (snakemake.input.ranks, snakemake.input.tests))
 ranks = ranks[(ranks["k"] == k) & ranks["measure"].isin(GRID_MEASURES)]
