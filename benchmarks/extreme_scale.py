@@ -78,7 +78,7 @@ def figure(table: pd.DataFrame, path: Path) -> None:
            ylabel="seconds per 10-fold split")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=150)
+    fig.savefig(path, dpi=300)
 
 
 def main(argv=None) -> None:
