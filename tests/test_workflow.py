@@ -179,7 +179,11 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
 def test_a_new_figure_style_redraws_the_figures_and_nothing_else(finished_runs, mirror):
     config = tiny_config(mirror)
     config["figures"] = {"width": "one"}
-    jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
+    kept = (finished_runs[0] / "config.yaml").read_bytes()  # the finished run's config, read by later tests
+    try:
+        jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
+    finally:
+        (finished_runs[0] / "config.yaml").write_bytes(kept)
     assert jobs and all(rule.startswith("plot_") or rule in ("all", "report_html") for rule in jobs), jobs
     assert jobs.get("plot_std_by_stratifier") == 1 and "evaluate_repeats" not in jobs and "summarise" not in jobs
 
