@@ -25,6 +25,7 @@ import pandas as pd
 from stratbench.figures import cd_diagrams, fold_distribution, rank_bars, save_figure
 from stratbench.measures.classification import MEASURE_NAMES
 from stratbench.measures.names import MEASURE_LABELS, RANKED_MEASURES
+from stratbench.papers import StudyTables
 from stratbench.papers.tables import study_tables
 from stratbench.reproduction import reproduction
 from stratbench.stats import compare, with_all_group
@@ -78,7 +79,8 @@ def in_process(out: Path) -> pd.DataFrame:
             rank_bars(ranks[ranks.classifier == "br"], "br", MEASURE_LABELS),
             cd_diagrams(ranks[ranks.classifier == "br"], tests[tests.classifier == "br"], "br", labels=MEASURE_LABELS),
             fold_distribution(scores, "br", MEASURE_LABELS)])])
-    step("reproduction report", lambda: reproduction("sechidis2011", stats, fq, 10, STRATIFIERS, summary, ranks))
+    study = StudyTables(statistics=stats, fold_quality=fq, n_splits=10, stratifiers=STRATIFIERS, summary=summary, ranks=ranks)
+    step("reproduction report", lambda: reproduction("sechidis2011", study))
     return pd.DataFrame(times, columns=["step", "seconds"])
 
 

@@ -83,9 +83,9 @@ def main() -> int:
     config["data"] = {**(config.get("data") or {}), "mirror": args.mirror}
     study = Study.checked(config)
     paper = papers.get(study.reproduces)
-    if paper.one_draw_cells is None:
-        raise SystemExit(f"{paper.name} prints no one-draw cells")
     cells = paper.one_draw_cells()
+    if cells is None:
+        raise SystemExit(f"{paper.name} prints no one-draw cells")
     table = one_draw_table(study, cells, args.draws)
     path = Path(args.out) / draws_file(paper.name)
     if path.is_file():  # keep the cells of the datasets not measured this time, in the paper's order

@@ -34,6 +34,7 @@ from stratbench.figures import FigureStyle, claim_rank_bars, save_figure
 from stratbench.io import write_csv, write_text
 from stratbench.measures.fold_quality import fold_quality
 from stratbench.network import network_stability, summarise_network_stability
+from stratbench.papers import StudyTables
 from stratbench.reproduction import claim_ranks, reproduction, reproduction_markdown, summary_lines
 from stratbench.stratifiers import timed_fold_ids
 from stratbench.study import Study
@@ -82,15 +83,17 @@ def main() -> int:
     if network:
         optional["network"] = summarise_network_stability(pd.concat(network, ignore_index=True))
     quality = summarise_fold_quality(quality)
-    report = reproduction(study.reproduces, statistics_table(statistics), quality, study.n_splits,
-                          study.stratifiers, runtime=seconds, **optional)
+    tables = StudyTables(statistics=statistics_table(statistics), fold_quality=quality, n_splits=study.n_splits,
+                         stratifiers=list(study.stratifiers), stratifier_specs=dict(study.stratifiers), runtime=seconds,
+                         **optional)
+    report = reproduction(study.reproduces, tables)
     out = Path(args.out) / study.name
     write_csv(out / "reproduction.csv", report)
     write_text(out / "reproduction.md", reproduction_markdown(report, study.reproduces, study.name))
     if network:
         write_csv(out / "network_stability_summary.csv", optional["network"])
-    if optional and papers.get(study.reproduces).claim_ranks is not None:
-        ranks = claim_ranks(study.reproduces, quality, **optional)
+    if optional and papers.get(study.reproduces).judges_claims_by_ranks:
+        ranks = claim_ranks(study.reproduces, tables)
         style = FigureStyle.from_config(study.config)
         save_figure(claim_rank_bars(ranks, study.reproduces, style), out / "paper_claims.png", out / "paper_claims.pdf", style)
     print("\n".join(summary_lines(report)))

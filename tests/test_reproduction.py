@@ -6,7 +6,7 @@ import pytest
 
 from stratbench import StratbenchError, papers
 from stratbench.papers import _paper
-from stratbench.papers._paper import draw_tails, judged, tail_probability
+from stratbench.papers._paper import StudyTables, draw_tails, judged, tail_probability
 from stratbench.papers.sechidis2011 import compare_cv_estimates, compare_datasets, compare_fold_quality
 from stratbench.reproduction import claim_ranks, published, reproduction, reproduction_html, reproduction_markdown, summary_lines
 
@@ -64,8 +64,9 @@ def test_ranks_are_judged_only_over_the_papers_datasets():
     summary = summary[summary.dataset.isin(["scene", "emotions", "genbase", "yeast", "medical", "enron"])]
     groups = {"labelsets_per_example<=0.1": ["scene", "emotions", "genbase", "yeast", "medical"],
               "labelsets_per_example>=0.39": ["enron"], "all": ["scene", "emotions", "genbase", "yeast", "medical", "enron"]}
-    report = reproduction("sechidis2011", pub["table1"].iloc[:0], pd.DataFrame(columns=["dataset", "stratifier", "measure",
-                          "mean", "std"]), 10, ["random", "labelset", "iterative"], summary, ranks, groups)
+    report = reproduction("sechidis2011", StudyTables(
+        statistics=pub["table1"].iloc[:0], fold_quality=pd.DataFrame(columns=["dataset", "stratifier", "measure", "mean", "std"]),
+        n_splits=10, stratifiers=["random", "labelset", "iterative"], summary=summary, ranks=ranks, groups=groups))
     r = report[report["table"] == "Average ranks of the std"]
     # BR ≤ 0.1 and CLR (all five small datasets) have the paper's datasets: judged (and equal here);
     # BR ≥ 0.39 and BR all miss bibtex, corel5k and imageclef2010: undetermined
@@ -93,8 +94,9 @@ def test_report_text_has_a_summary_line_per_table():
     pub = published("sechidis2011")
     stats = pub["table1"].iloc[:2].copy()
     stats.loc[0, "labels"] += 1  # scene with 7 labels: one disagreeing cell
-    report = reproduction("sechidis2011", stats, pd.DataFrame(columns=["dataset", "stratifier", "measure", "mean", "std"]),
-                          10, ["random", "iterative"], summary=as_our_summary(pub["tables4_5"]))
+    report = reproduction("sechidis2011", StudyTables(
+        statistics=stats, fold_quality=pd.DataFrame(columns=["dataset", "stratifier", "measure", "mean", "std"]),
+        n_splits=10, stratifiers=["random", "iterative"], summary=as_our_summary(pub["tables4_5"])))
     lines = summary_lines(report)
     assert lines[0].startswith("Table 1: 19 of 20 cells agree (counts equal")
     assert lines[0].endswith("; 0 differ with a named cause, 1 unexplained.")
@@ -123,7 +125,8 @@ def test_szymanski_table1_compares_like_with_like_and_names_the_causes():
             ("emotions", "labelset", "pair_zero_share_2dp", 0.20, 0.001),
             ("tmc2007-500", "kfold", "pair_zero_share_2dp", 0.237, 0.0)]
     ours = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
-    report = reproduction("szymanski2017", pd.DataFrame(), ours, 10, ["kfold", "sois", "labelset", "labelset_sklearn2017"])
+    report = reproduction("szymanski2017", StudyTables(fold_quality=ours, n_splits=10,
+                                                       stratifiers=["kfold", "sois", "labelset", "labelset_sklearn2017"]))
     judged = report[report["measure"] != ""].set_index(["stratifier", "dataset", "measure"])
     assert judged.loc[("sois", "emotions", "pair_zero_share_2dp"), "verdict"] == "unexplained"
     assert judged.loc[("sois", "emotions", "pair_zero_share_2dp_std"), "verdict"] == "agrees"
@@ -190,8 +193,8 @@ def test_tiittanen_table2_compares_each_method_with_its_own_row():
     ours = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
     runtime = pd.DataFrame([("bibtex", "iterative_skml", r, 0.01) for r in range(10)],
                            columns=["dataset", "stratifier", "repeat", "seconds"])
-    report = reproduction("tiittanen2021", pd.DataFrame(), ours, 5, ["iterative_skml", "random", "optisplit_rld"],
-                          runtime=runtime)
+    report = reproduction("tiittanen2021", StudyTables(fold_quality=ours, n_splits=5, runtime=runtime,
+                                                       stratifiers=["iterative_skml", "random", "optisplit_rld"]))
     judged = report[report["measure"] != ""].set_index(["stratifier", "measure"])
     assert judged.loc[("iterative_skml", "LD"), "agrees"] and not judged.loc[("iterative_skml", "rLD"), "agrees"]
     assert judged.loc[("random", "ED"), "agrees"] and judged.loc[("optisplit_rld", "DCP"), "agrees"]
@@ -222,7 +225,7 @@ def test_a_fourth_paper_is_one_module_and_its_csvs(monkeypatch):
     assert papers.get("toy2030.PAPER").name == "toy2030" and "toy2030" in papers.names()
     ours = pd.DataFrame([("emotions", "iterative", "LD", 0.0301, 0.0002, 5), ("yeast", "iterative", "LD", 0.05, 0.001, 5)],
                         columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
-    report = reproduction("toy2030", pd.DataFrame(), ours, 10, ["iterative"])
+    report = reproduction("toy2030", StudyTables(fold_quality=ours, n_splits=10, stratifiers=["iterative"]))
     assert report["verdict"].tolist() == ["agrees", "differs: toy-yeast"]
     assert report["cause"].tolist() == ["", "toy-yeast"]  # the structured column the summary counts
     assert summary_lines(report) == ["Toy Table 1: 1 of 2 cells agree (within 2 × our std plus half the last digit); "
@@ -239,6 +242,24 @@ def test_a_fourth_paper_is_one_module_and_its_csvs(monkeypatch):
     assert Study.checked(dict(config)).reproduces == "toy2030"
     with pytest.raises(ValueError, match="reproduces: 'toy2031' is not a paper of stratbench.papers"):
         Study.checked({**config, "reproduces": "toy2031"})
+
+
+def test_a_paper_module_in_the_papers_folder_is_found_with_no_list_to_edit(monkeypatch, tmp_path):
+    """A module that defines ``PAPER`` in the papers' folder is found by its folder (here a second folder of the
+    package's path); a module without one (``tables``) is not a paper; a dotted path may name the class."""
+    from conftest import REPO
+
+    (tmp_path / "toy2032.py").write_text(
+        "from stratbench.papers import Paper\n\n\nclass Toy2032(Paper):\n    name = 'toy2032'\n\n\nPAPER = Toy2032()\n")
+    monkeypatch.setattr(papers, "__path__", [*papers.__path__, str(tmp_path)])
+    monkeypatch.setattr(papers, "_PAPERS", {})
+    assert papers.names() == ["sechidis2011", "szymanski2017", "tiittanen2021", "toy2032"]
+    assert papers.get("toy2032").citation == "" and repr(papers.get("toy2032")) == "Toy2032(name='toy2032')"
+    monkeypatch.syspath_prepend(str(REPO / "tests" / "papers"))
+    toy = papers.get("toy2030.Toy2030")  # the class: instantiated
+    assert toy.name == "toy2030" and papers.get("toy2030") is toy and not toy.judges_claims_by_ranks
+    with pytest.raises(NotImplementedError, match="Toy2032.compare"):
+        papers.get("toy2032").report(StudyTables(fold_quality=pd.DataFrame()))
 
 
 def test_the_published_ranks_are_the_ranks_of_the_printed_stds():
@@ -344,8 +365,9 @@ def test_szymanski_claims_are_judged_by_the_ranks_of_the_papers_four_rows():
     network = pd.DataFrame([(d, s, "unweighted", "train", "communities", 3.0, v)
                             for d in hamming for s, v in zip(four, [.2, .4, .3, .1])],
                            columns=["dataset", "stratifier", "graph", "part", "measure", "mean", "std"])
-    report = reproduction("szymanski2017", pd.DataFrame(), fold_quality, 10, four + ["labelset"], summary=summary,
-                          network=network)
+    study = StudyTables(fold_quality=fold_quality, n_splits=10, stratifiers=four + ["labelset"], summary=summary,
+                        network=network)
+    report = reproduction("szymanski2017", study)
     claims = report[report["table"].str.startswith("Szymański claim")].set_index(["table", "measure"])
     variance = claims.loc[("Szymański claim: variance", "hamming_loss")]
     assert variance["classifier"] == "BR" and variance["ours"] == pytest.approx(5 / 3)
@@ -362,11 +384,11 @@ def test_szymanski_claims_are_judged_by_the_ranks_of_the_papers_four_rows():
     assert network_row["ours"] == 1.0 and network_row["verdict"] == "agrees"
     lines = summary_lines(report)
     assert "Szymański claim: variance: 1 of 3 cells agree (the abstract's claim" in "\n".join(lines)
-    ranks = claim_ranks("szymanski2017", fold_quality, summary, network)  # the figure's panels
+    ranks = claim_ranks("szymanski2017", study)  # the figure's panels
     assert list(dict.fromkeys(ranks["group"])) == ["variance — BR", "labels", "network"]
     assert set(ranks["stratifier"]) == set(four)
     with pytest.raises(StratbenchError, match="has no claims judged by ranks; those that have: szymanski2017"):
-        claim_ranks("sechidis2011", fold_quality)
+        claim_ranks("sechidis2011", study)
 
 
 # --- one-draw cells: a published value that is one random CV, against many of ours --------------------------
@@ -411,7 +433,7 @@ def test_szymanskis_one_cv_cells_in_the_tail_of_our_draws_have_their_cause():
                          ("delicious", "iterative", "pair_zero_share_2dp", 0.5867, 0.0009),
                          ("yeast", "sois", "pair_zero_share_2dp", 0.070, 0.001)],
                         columns=["dataset", "stratifier", "measure", "mean", "std"]).assign(repeats=10)
-    report = reproduction("szymanski2017", pd.DataFrame(), ours, 10, ["iterative", "sois"])
+    report = reproduction("szymanski2017", StudyTables(fold_quality=ours, n_splits=10, stratifiers=["iterative", "sois"]))
     judged = report[report["measure"] != ""].set_index(["dataset", "stratifier"])
     assert judged.loc[("enron", "sois"), "verdict"] == "differs: within-our-draws"
     assert "our 1000 seeded draws: 0.576–0.588, 62 print at or below the published value" in judged.loc[("enron", "sois"), "note"]
@@ -432,7 +454,8 @@ def test_what_was_ruled_out_is_printed_beside_an_unexplained_cell(monkeypatch):
     (``ruled_out``), in Markdown and HTML, or "not yet investigated" where it says nothing."""
     ours = pd.DataFrame([("scene", "iterative", "ED", 2.05, 0.26, 5), ("scene", "random", "ED", 3.0, 0.1, 5)],
                         columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
-    report = reproduction("sechidis2011", pd.DataFrame({"dataset": []}), ours, 10, ["iterative", "random"])
+    report = reproduction("sechidis2011", StudyTables(statistics=pd.DataFrame({"dataset": []}), fold_quality=ours,
+                                                      n_splits=10, stratifiers=["iterative", "random"]))
     cells = report[report["table"] == "Table 2"].set_index("stratifier")
     assert cells.loc["iterative", "verdict"] == "differs: rows-randomised" and cells.loc["iterative", "published"] == 2.77
     assert cells.loc["random", "verdict"] == "unexplained"

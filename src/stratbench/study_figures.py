@@ -65,6 +65,7 @@ def runtime(read: Read, subject: str, style, paper=None):
 
 def paper_claims(read: Read, subject: str, style, paper=None):
     """The average ranks behind the claims of the study's paper."""
+    from stratbench.papers import StudyTables
     from stratbench.reproduction import claim_ranks
 
     optional = {}
@@ -73,7 +74,8 @@ def paper_claims(read: Read, subject: str, style, paper=None):
             optional[key] = read(name)
         except (FileNotFoundError, StratbenchError):  # a table the study does not make
             pass
-    return figures.claim_rank_bars(claim_ranks(paper, read("fold_quality_summary.csv"), **optional), paper, style)
+    study = StudyTables(fold_quality=read("fold_quality_summary.csv"), **optional)
+    return figures.claim_rank_bars(claim_ranks(paper, study), paper, style)
 
 
 RECIPES: dict[str, Callable] = {

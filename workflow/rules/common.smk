@@ -266,7 +266,7 @@ def benchmark_outputs():
         outputs.append(f"{tables}/network_stability_summary.md")
     if study.reproduces:
         outputs.append(f"{study.results}/report/reproduction.md")
-        if papers.get(study.reproduces).claim_ranks is not None:
+        if papers.get(study.reproduces).judges_claims_by_ranks:
             outputs += figures("paper_claims")
     if not study.classifiers:  # a fold-quality-only study
         return outputs

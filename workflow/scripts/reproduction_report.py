@@ -3,17 +3,17 @@ from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
-import pandas as pd
-
 from stratbench.io import write_csv, write_text
+from stratbench.papers import StudyTables, get
 from stratbench.provenance import environment_line
-from stratbench.reproduction import reproduction, reproduction_html, reproduction_markdown
+from stratbench.reproduction import reproduction_html, reproduction_markdown
 
 inp, p = snakemake.input, snakemake.params
-optional = {k: pd.read_csv(inp[k]) for k in ("summary", "ranks", "runtime", "scores", "network") if k in inp.keys()}
-report = reproduction(p.paper, pd.read_csv(inp.statistics), pd.read_csv(inp.fold_quality), p.n_splits,
-                      p.stratifiers, **optional, groups=p.groups)
+paper = get(p.paper)
+study = StudyTables.read({k: inp[k] for k in inp.keys()}, p.stratifiers, n_splits=p.n_splits, groups=p.groups)
+report = paper.report(study)
+made_with = environment_line(snakemake.scriptdir)
 write_csv(snakemake.output.csv, report)
-write_text(snakemake.output.md, reproduction_markdown(report, p.paper, p.study, environment_line(snakemake.scriptdir)))
-write_text(snakemake.output.html, reproduction_html(report, p.paper, p.study))
+write_text(snakemake.output.md, reproduction_markdown(report, paper, p.study, made_with))
+write_text(snakemake.output.html, reproduction_html(report, paper, p.study, made_with))
 finish()

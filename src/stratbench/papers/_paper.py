@@ -4,7 +4,7 @@ that compare a printed number with ours, and the verdict of a cell."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -54,41 +54,91 @@ class StudyTables:
     scores: pd.DataFrame | None = None
     network: pd.DataFrame | None = None
 
+    @classmethod
+    def read(cls, files: Mapping[str, str | Path], stratifiers: list | dict = (), **fields) -> StudyTables:
+        """The tables of a study read from its CSV ``files`` (keys: the table fields, e.g. ``fold_quality``;
+        other keys ignored), with its ``stratifiers`` (names, or the config's entries by name: what each ran
+        with) and the other ``fields`` (``n_splits``, ``groups``)."""
+        tables = {k: pd.read_csv(files[k]) for k in TABLE_FIELDS if k in files}
+        specs = dict(stratifiers) if isinstance(stratifiers, dict) else {}
+        return cls(**tables, stratifiers=list(stratifiers), stratifier_specs=specs, **fields)
 
-@dataclass(frozen=True)
+
+TABLE_FIELDS = ("statistics", "fold_quality", "summary", "ranks", "runtime", "scores", "network")
+
+
 class Paper:
-    """One reproduced paper: its citation; its published tables (``tables``: key → (CSV file, dtype of the
-    columns whose printed digits matter), read from ``folder``, by default the package's
-    ``data/published``); the judging criterion of each of its tables (``criteria``: table-name prefix →
-    text); the named ``causes`` of the cells that differ; ``compare(paper, study)`` → the report's rows;
-    ``needs``: the study tables beyond statistics and the fold-quality summary that it compares
-    (``runtime``; ``summary``, ``ranks`` and ``scores`` where the study has classifiers); ``layouts`` and
-    ``score_layouts``: its tables as it prints them, made from a study's tables (a dict of statistics,
-    fold_quality, runtime, summary, ranks) in the stratifiers' ``order``
-    (:class:`stratbench.tables.format.PaperTable`; the fold-quality ones, then the classifier ones), named
-    as it declares them: ``prints`` (the fold-quality layouts' names, in print order; ``fold_quality_table``
-    the one of them that holds its fold-quality measures) and ``prints_per_classifier`` (name patterns
-    with ``{classifier}``), so the workflow knows every file before a job runs;
-    ``claim_ranks(study)``: where the paper's claims are judged by average ranks, every method's rank behind
-    them (a frame of panel, classifier, measure, stratifier, average_rank, datasets), drawn as the
-    workflow's ``paper_claims`` figure."""
+    """A paper stratbench reproduces. A paper is a subclass that declares, as class attributes:
 
-    name: str
-    citation: str
-    tables: dict[str, tuple[str, dict | None]]
-    criteria: dict[str, str]
-    compare: Callable[[Paper, StudyTables], pd.DataFrame]
-    causes: list[Cause] = field(default_factory=list)
+    - ``name`` and ``citation``;
+    - ``tables``: its published tables, key → (CSV file, dtype of the columns whose printed digits matter),
+      read from ``folder`` (by default the package's ``data/published``);
+    - ``criteria``: the judging criterion of each of its report tables (table-name prefix → text);
+    - ``causes``: the named causes of the cells that differ; ``ruled_out``: what was tried for the cells
+      still unexplained ((table, dataset, stratifier) → text);
+    - ``needs``: the study tables beyond statistics and the fold-quality summary that ``compare`` reads
+      (``runtime``; ``summary``, ``ranks`` and ``scores`` where the study has classifiers; ``network``);
+    - ``prints``: the names of the tables :meth:`layouts` makes, in print order (``fold_quality_table``:
+      the one of them that holds its fold-quality measures), and ``prints_per_classifier``: the names of
+      those :meth:`score_layouts` makes, with ``{classifier}``; so the workflow knows every file before a
+      job runs;
+
+    and implements :meth:`compare` (the report's rows), and where the paper has them :meth:`layouts`,
+    :meth:`score_layouts` (its tables as it prints them), :meth:`claim_ranks` (the average ranks its claims
+    are judged by, drawn as the ``paper_claims`` figure) and :meth:`one_draw_cells` (its printed cells that
+    are one draw of a random statistic, for ``benchmarks/one_draw_tails.py``). Its module names an
+    instance ``PAPER``: modules of :mod:`stratbench.papers` are found by their folder; one outside the
+    package by dotted path (``reproduces: mypapers.toy2030.PAPER``)."""
+
+    name: str = ""
+    citation: str = ""
+    tables: dict[str, tuple[str, dict | None]] = {}
+    criteria: dict[str, str] = {}
+    causes: tuple[Cause, ...] = ()
+    ruled_out: dict[tuple[str, str, str], str] = {}
     needs: tuple[str, ...] = ()
     folder: Path | None = None
-    layouts: Callable[[dict, list | None], list] | None = None
-    score_layouts: Callable[[dict, list | None], list] | None = None
     prints: tuple[str, ...] = ()
     fold_quality_table: str | None = None
     prints_per_classifier: tuple[str, ...] = ()
-    claim_ranks: Callable[[StudyTables], pd.DataFrame] | None = None
-    one_draw_cells: Callable[[], pd.DataFrame] | None = None
-    ruled_out: dict[tuple[str, str, str], str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+    def compare(self, study: StudyTables) -> pd.DataFrame:
+        """The report's rows (:func:`rows`) for ``study``: every comparable cell, ours beside the printed one,
+        with ``agrees`` by the paper's criterion."""
+        raise NotImplementedError(f"{type(self).__name__}.compare")
+
+    def layouts(self, inputs: dict, order: list | None = None) -> list:
+        """The tables it prints (:class:`stratbench.tables.format.PaperTable`, named as ``prints``) made from a
+        study's tables (``inputs``: statistics, fold_quality, runtime, summary, ranks), stratifiers in ``order``."""
+        return []
+
+    def score_layouts(self, inputs: dict, order: list | None = None) -> list:
+        """Its classifier tables as it prints them (named as ``prints_per_classifier``), like :meth:`layouts`."""
+        return []
+
+    def claim_ranks(self, study: StudyTables) -> pd.DataFrame:
+        """Where its claims are judged by average ranks, every method's rank behind them (a frame of panel,
+        classifier, measure, stratifier, average_rank, datasets)."""
+        raise NotImplementedError(f"{self.name}: no claims judged by ranks")
+
+    @property
+    def judges_claims_by_ranks(self) -> bool:
+        return type(self).claim_ranks is not Paper.claim_ranks
+
+    def one_draw_cells(self) -> pd.DataFrame | None:
+        """Its printed cells that are one draw of a random statistic (dataset, stratifier, measure, printed,
+        runs), or None."""
+        return None
+
+    def report(self, study: StudyTables) -> pd.DataFrame:
+        """Every comparable cell: ours, published, difference, agreement and verdict (:func:`judged`)."""
+        report = self.compare(study)
+        report["agrees"] = report["agrees"].astype("boolean")
+        report["difference"] = report["ours"] - report["published"]
+        return judged(report, self.causes)[COLUMNS]
 
     def published(self) -> dict[str, pd.DataFrame]:
         """The published tables, by key; columns whose printed precision matters are read as text."""

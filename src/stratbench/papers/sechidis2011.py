@@ -210,34 +210,6 @@ def _shuffles(study: StudyTables, stratifier: str) -> bool:
     return bool(((study.stratifier_specs.get(stratifier) or {}).get("params") or {}).get("shuffle"))
 
 
-def compare(paper: Paper, study: StudyTables) -> pd.DataFrame:
-    """Every comparable cell of Tables 1, 2, 4–5 and the ranks (4–5 and the ranks where the study has them)."""
-    pub = paper.published()
-    names = {s: STRATIFIERS[s] for s in study.stratifiers if s in STRATIFIERS}
-    parts = [compare_datasets(study.statistics, pub["table1"], DATASETS),
-             compare_fold_quality(study.fold_quality, pub["table2"], study.n_splits, names, DATASETS,
-                                  frozenset(names[s] for s in names if s == "iterative" and not _shuffles(study, s)))]
-    summary, ranks = study.summary, study.ranks
-    if summary is not None and not summary.empty:
-        parts.append(compare_cv_estimates(summary, pub["tables4_5"], names, DATASETS))
-    if ranks is not None and not ranks.empty:
-        ours_over = paper_over = None
-        if study.groups is not None and summary is not None:
-            def rename(datasets):
-                return [DATASETS.get(d, d) for d in datasets]
-
-            by_classifier = {c.upper(): rename(part["dataset"].unique()) for c, part in summary.groupby("classifier")}
-            ours_over = _group_datasets({g: rename(m) for g, m in study.groups.items()}, by_classifier)
-            paper_datasets = {c: list(part["dataset"].unique()) for c, part in pub["tables4_5"].groupby("classifier")}
-            paper_groups = {**GROUPS, "all": [d for m in GROUPS.values() for d in m]}
-            paper_over = _group_datasets(paper_groups, paper_datasets)
-        spread = rank_intervals(study.scores, study.groups) if study.scores is not None else None
-        parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over, spread))
-    parts = [p for p in parts if not p.empty]
-    return pd.concat(parts, ignore_index=True) if parts else rows(table=[])
-
-
-
 # --- the paper's tables as printed (the study's paper_tables) ------------------------------
 
 TABLE1_COLUMNS = {"labels": "labels", "examples": "examples", "labelsets": "labelsets",
@@ -309,42 +281,26 @@ def cv_estimates_table(summary: pd.DataFrame, ranks: pd.DataFrame, classifier: s
     return table
 
 
-def layouts(inputs: dict, order=None) -> list:
-    """Tables 1 and 2 of the paper from a study's tables (``inputs``: statistics, fold_quality)."""
-    return [sechidis_table1(inputs["statistics"]), sechidis_table2(inputs["fold_quality"], order)]
-
-
-def score_layouts(inputs: dict, order=None) -> list:
-    """Tables 4–5 (one per classifier) from a study's score summary and ranks of the std."""
-    summary, ranks = inputs.get("summary"), inputs.get("ranks")
-    if summary is None or summary.empty:
-        return []
-    return [cv_estimates_table(summary, ranks if ranks is not None else pd.DataFrame(), c, order)
-            for c in sorted(summary["classifier"].unique())]
-
-PAPER = Paper(
-    layouts=layouts,
-    prints=("sechidis2011_table1", "sechidis2011_table2"),
-    fold_quality_table="sechidis2011_table2",
-    prints_per_classifier=("cv_estimates_{classifier}",),
-    score_layouts=score_layouts,
-    name="sechidis2011",
-    citation="K. Sechidis, G. Tsoumakas, I. Vlahavas. On the Stratification of Multi-label Data. "
-             "ECML PKDD 2011, LNCS 6913, pp. 145–158.",
-    tables={"table1": ("sechidis2011_table1_datasets.csv", None),
-            "table2": ("sechidis2011_table2_fold_statistics.csv", {m: str for m in ("ED", "LD", "FZ", "FLZ")}),
-            "tables4_5": ("sechidis2011_tables4_5_cv_estimates.csv", None),
-            "ranks": ("sechidis2011_average_ranks_of_std.csv", None)},
-    criteria={
-        "Table 1": "counts equal, labelsets/examples to the printed 2 decimals, averages within ±1",
-        "Table 2": "within 2 × our std over repeats plus half the published last digit",
-        "Table 4": "our mean within the published mean ± std; NaN only with NaN",
-        "Table 5": "our mean within the published mean ± std; NaN only with NaN",
-        "Average ranks of the std": "equal to the printed decimal (±0.05) where the group has the paper's datasets",
-    },
-    compare=compare,
-    needs=("summary", "ranks", "scores"),
-    ruled_out={
+class Sechidis2011(Paper):
+    name = "sechidis2011"
+    citation = ("K. Sechidis, G. Tsoumakas, I. Vlahavas. On the Stratification of Multi-label Data. "
+                "ECML PKDD 2011, LNCS 6913, pp. 145–158.")
+    tables = {"table1": ("sechidis2011_table1_datasets.csv", None),
+              "table2": ("sechidis2011_table2_fold_statistics.csv", {m: str for m in ("ED", "LD", "FZ", "FLZ")}),
+              "tables4_5": ("sechidis2011_tables4_5_cv_estimates.csv", None),
+              "ranks": ("sechidis2011_average_ranks_of_std.csv", None)}
+    criteria = {
+          "Table 1": "counts equal, labelsets/examples to the printed 2 decimals, averages within ±1",
+          "Table 2": "within 2 × our std over repeats plus half the published last digit",
+          "Table 4": "our mean within the published mean ± std; NaN only with NaN",
+          "Table 5": "our mean within the published mean ± std; NaN only with NaN",
+          "Average ranks of the std": "equal to the printed decimal (±0.05) where the group has the paper's datasets",
+    }
+    needs = ("summary", "ranks", "scores")
+    prints = ("sechidis2011_table1", "sechidis2011_table2")
+    fold_quality_table = "sechidis2011_table2"
+    prints_per_classifier = ("cv_estimates_{classifier}",)
+    ruled_out = {
         ("Average ranks of the std", "", "labelsets"):
             "BR, the first dataset group, Hamming loss: published 1.2, ours 1.6, the 95% bootstrap interval of our "
             "5 repeats 1.4–2.4. The definition is the paper's (the published ranks are the ranks of the stds printed "
@@ -359,8 +315,8 @@ PAPER = Paper(
             "repeats, so neither order is firm; random's published scene std (0.0078, ours 0.0058) is the one far "
             "apart. Not ruled out: Weka's forests (MULAN) giving steadier "
             "Hamming loss on the labelset folds than scikit-learn's.",
-    },
-    causes=[
+    }
+    causes = (
         Cause("classifier-offset", None,
               "on a (dataset, measure) every stratifier's mean is off the published one in the same direction, and "
               "each lies within the published std once that common offset is taken out (the cell's note): the three "
@@ -386,5 +342,45 @@ PAPER = Paper(
               "where the published rank lies within the 95% bootstrap interval of ours (the repeats resampled; the "
               "cell's note), an experiment of the paper's size gives it as readily as ours "
               "(tests/test_reproduction.py::test_rank_noise_is_judged_by_a_bootstrap_over_the_repeats)"),
-    ],
-)
+    )
+
+    def compare(self, study: StudyTables) -> pd.DataFrame:
+        """Every comparable cell of Tables 1, 2, 4–5 and the ranks (4–5 and the ranks where the study has them)."""
+        pub = self.published()
+        names = {s: STRATIFIERS[s] for s in study.stratifiers if s in STRATIFIERS}
+        parts = [compare_datasets(study.statistics, pub["table1"], DATASETS),
+                 compare_fold_quality(study.fold_quality, pub["table2"], study.n_splits, names, DATASETS,
+                                      frozenset(names[s] for s in names if s == "iterative" and not _shuffles(study, s)))]
+        summary, ranks = study.summary, study.ranks
+        if summary is not None and not summary.empty:
+            parts.append(compare_cv_estimates(summary, pub["tables4_5"], names, DATASETS))
+        if ranks is not None and not ranks.empty:
+            ours_over = paper_over = None
+            if study.groups is not None and summary is not None:
+                def rename(datasets):
+                    return [DATASETS.get(d, d) for d in datasets]
+
+                by_classifier = {c.upper(): rename(part["dataset"].unique()) for c, part in summary.groupby("classifier")}
+                ours_over = _group_datasets({g: rename(m) for g, m in study.groups.items()}, by_classifier)
+                paper_datasets = {c: list(part["dataset"].unique()) for c, part in pub["tables4_5"].groupby("classifier")}
+                paper_groups = {**GROUPS, "all": [d for m in GROUPS.values() for d in m]}
+                paper_over = _group_datasets(paper_groups, paper_datasets)
+            spread = rank_intervals(study.scores, study.groups) if study.scores is not None else None
+            parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over, spread))
+        parts = [p for p in parts if not p.empty]
+        return pd.concat(parts, ignore_index=True) if parts else rows(table=[])
+
+    def layouts(self, inputs: dict, order=None) -> list:
+        """Tables 1 and 2 of the paper from a study's tables (``inputs``: statistics, fold_quality)."""
+        return [sechidis_table1(inputs["statistics"]), sechidis_table2(inputs["fold_quality"], order)]
+
+    def score_layouts(self, inputs: dict, order=None) -> list:
+        """Tables 4–5 (one per classifier) from a study's score summary and ranks of the std."""
+        summary, ranks = inputs.get("summary"), inputs.get("ranks")
+        if summary is None or summary.empty:
+            return []
+        return [cv_estimates_table(summary, ranks if ranks is not None else pd.DataFrame(), c, order)
+                for c in sorted(summary["classifier"].unique())]
+
+
+PAPER = Sechidis2011()

@@ -123,22 +123,6 @@ def judge_claims(study: StudyTables) -> pd.DataFrame:
                                              "agrees", "cause", "note"])) if out else rows(table=[])
 
 
-def compare(paper: Paper, study: StudyTables) -> pd.DataFrame:
-    """Table 1 (the mean and the std over folds, for every row of the paper the study has), then the
-    abstract's claims judged by average ranks (:func:`judge_claims`)."""
-    return pd.concat([_table1(paper, study), judge_claims(study)], ignore_index=True)
-
-
-def one_draw_cells() -> pd.DataFrame:
-    """The printed cells of Table 1 that are one random CV each (the IS and SOIS rows, mean and std), as
-    dataset, our stratifier, our measure and the printed digits."""
-    table1 = PAPER.published()["table1"]
-    table1 = table1[table1["stratification"].isin(RANDOM_ROWS)]
-    return pd.DataFrame([dict(dataset=row["dataset"], stratifier=row["stratification"], measure=measure,
-                              printed=row[column], runs=1)
-                         for _, row in table1.iterrows() for column, measure in MEASURES.items()])
-
-
 def _table1(paper: Paper, study: StudyTables) -> pd.DataFrame:
     """Table 1: the mean and the std over folds, for every row of the paper the study has: the paper's four
     rows as its protocol ran them (``TABLE``), then our other code paths for the same rows (``BESIDE``)."""
@@ -194,30 +178,22 @@ def szymanski_table1(fold_quality: pd.DataFrame, order=None) -> PaperTable | Non
     return table
 
 
-def layouts(inputs: dict, order=None) -> list:
-    """Table 1 from a study's fold-quality summary."""
-    return [szymanski_table1(inputs["fold_quality"], order)]
-
-PAPER = Paper(
-    layouts=layouts,
-    prints=("szymanski2017_table1",),
-    fold_quality_table="szymanski2017_table1",
-    name="szymanski2017",
-    citation="P. Szymański, T. Kajdanowicz. A Network Perspective on Stratification of Multi-Label Data. "
-             "LIDTA 2017, PMLR 74, pp. 22–35.",
-    tables={"table1": ("szymanski2017_table1_pairs_without_evidence.csv", {"mean": str, "std": str})},
-    criteria={TABLE: "each fold's share rounded to 2 decimals before the mean and std, as published; a "
-                     "deterministic split equal to the printed digits, a random one within 2 × our std over "
-                     "repeats plus half the last digit (one published CV)",
-              "Szymański claim: labels": "the abstract's claim, by the average ranks of its four rows over our "
-                                         "datasets: SOIS within Nemenyi's critical difference of the best",
-              "Szymański claim": "the abstract's claim, by the average ranks of its four rows over our datasets: "
-                                 "SOIS ranks better than IS, the method it extends"},
-    compare=compare,
-    needs=("summary", "network"),
-    claim_ranks=claim_ranks,
-    one_draw_cells=one_draw_cells,
-    causes=[
+class Szymanski2017(Paper):
+    name = "szymanski2017"
+    citation = ("P. Szymański, T. Kajdanowicz. A Network Perspective on Stratification of Multi-Label Data. "
+                "LIDTA 2017, PMLR 74, pp. 22–35.")
+    tables = {"table1": ("szymanski2017_table1_pairs_without_evidence.csv", {"mean": str, "std": str})}
+    criteria = {TABLE: "each fold's share rounded to 2 decimals before the mean and std, as published; a "
+                       "deterministic split equal to the printed digits, a random one within 2 × our std over "
+                       "repeats plus half the last digit (one published CV)",
+                "Szymański claim: labels": "the abstract's claim, by the average ranks of its four rows over our "
+                                           "datasets: SOIS within Nemenyi's critical difference of the best",
+                "Szymański claim": "the abstract's claim, by the average ranks of its four rows over our datasets: "
+                                   "SOIS ranks better than IS, the method it extends"}
+    needs = ("summary", "network")
+    prints = ("szymanski2017_table1",)
+    fold_quality_table = "szymanski2017_table1"
+    causes = (
         Cause("tmc2007-matrix", lambda r: r["dataset"] == "tmc2007-500",
               "the authors' tmc2007-500 label matrix is not MULAN's file: all four published rows lie 0.02–0.04 "
               "below ours, and the labelset row of their protocol (labelset_sklearn2017) does not depend on row "
@@ -236,5 +212,28 @@ PAPER = Paper(
               "scikit-multilearn 0.2.0 (2018) is later than the paper; the 2017 rows fit our IS/SOIS as "
               "published, not that code path"),
         within_our_draws(DRAWS),
-    ],
-)
+    )
+
+    def compare(self, study: StudyTables) -> pd.DataFrame:
+        """Table 1 (the mean and the std over folds, for every row of the paper the study has), then the
+        abstract's claims judged by average ranks (:func:`judge_claims`)."""
+        return pd.concat([_table1(self, study), judge_claims(study)], ignore_index=True)
+
+    def claim_ranks(self, study: StudyTables) -> pd.DataFrame:
+        return claim_ranks(study)
+
+    def one_draw_cells(self) -> pd.DataFrame:
+        """The printed cells of Table 1 that are one random CV each (the IS and SOIS rows, mean and std), as
+        dataset, our stratifier, our measure and the printed digits."""
+        table1 = self.published()["table1"]
+        table1 = table1[table1["stratification"].isin(RANDOM_ROWS)]
+        return pd.DataFrame([dict(dataset=row["dataset"], stratifier=row["stratification"], measure=measure,
+                                  printed=row[column], runs=1)
+                             for _, row in table1.iterrows() for column, measure in MEASURES.items()])
+
+    def layouts(self, inputs: dict, order=None) -> list:
+        """Table 1 from a study's fold-quality summary."""
+        return [szymanski_table1(inputs["fold_quality"], order)]
+
+
+PAPER = Szymanski2017()

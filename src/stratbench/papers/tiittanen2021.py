@@ -40,49 +40,6 @@ def library_note(ours_name: str, paper_name: str) -> str:
     return f"published row ran scikit-multilearn's {paper_name}; ours: {kind}"
 
 
-def compare(paper: Paper, study: StudyTables) -> pd.DataFrame:
-    """Table 2: ED, LD, DCP, rLD against the mean over our repeats; the runtime beside, not judged."""
-    table2 = paper.published()["table2"]
-    summary = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
-    runtime = study.runtime
-    seconds = runtime.groupby(["dataset", "stratifier"])["seconds"].mean() if runtime is not None else None
-    out = []
-    for _, row in table2.iterrows():
-        for ours_name in (s for s in study.stratifiers if STRATIFIERS.get(s) == row["method"]):
-            single = row["method"] in SINGLE_SPLIT_ROWS
-            how = "published: one split (seed 42 in every run), judged as one draw" if single else ""
-            note = "; ".join(n for n in (library_note(ours_name, row["method"]), how) if n)
-            for measure in MEASURES:
-                key = (row["dataset"], ours_name, measure)
-                if key not in summary.index or pd.isna(row[measure]):
-                    continue
-                a, spread = float(summary.loc[key, "mean"]), float(summary.loc[key, "std"])
-                repeats = int(summary.loc[key, "repeats"]) if "repeats" in summary else 1
-                agrees, _ = within_repeats(a, spread, repeats, row[measure], published_runs=None if single else RUNS)
-                where = "" if agrees is pd.NA or agrees else draw_note(DRAWS, row["dataset"], ours_name, measure)
-                out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure=measure, ours=a, ours_std=spread,
-                                published=float(row[measure]), agrees=agrees, note=note + where))
-            if seconds is not None and (row["dataset"], ours_name) in seconds.index:
-                out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure="runtime_s",
-                                ours=float(seconds.loc[(row["dataset"], ours_name)]), ours_std=np.nan,
-                                published=float(row["runtime_s"]), agrees=pd.NA,
-                                note="not judged: the authors' machine and implementation"))
-    return table_rows(TABLE, out, table2, set(study.fold_quality["dataset"]), UNAVAILABLE)
-
-
-def one_draw_cells() -> pd.DataFrame:
-    """The printed cells of Table 2 that are one draw of a random statistic, for each of our rows that
-    runs the published code path: the mean over 10 runs (``runs`` 10), or one split for the optisplit rows
-    (1); ``NOT_DRAWS`` left out."""
-    table2 = PAPER.published()["table2"]
-    return pd.DataFrame([dict(dataset=row["dataset"], stratifier=ours, measure=measure, printed=row[measure],
-                              runs=1 if row["method"] in SINGLE_SPLIT_ROWS else RUNS)
-                         for _, row in table2.iterrows()
-                         for ours, theirs in STRATIFIERS.items() if theirs == row["method"] and ours not in NOT_DRAWS
-                         for measure in MEASURES if not pd.isna(row[measure])],
-                        columns=["dataset", "stratifier", "measure", "printed", "runs"])
-
-
 def tiittanen_table2(fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = None, order=None) -> PaperTable | None:
     """Tiittanen et al. 2021, Table 2: ED, LD, DCP, rLD and the stratifier's wall time (s)."""
     summary = fold_quality
@@ -95,25 +52,18 @@ def tiittanen_table2(fold_quality: pd.DataFrame, runtime: pd.DataFrame | None = 
                                 "time: the stratifier's wall time; lower is better)", order)
 
 
-def layouts(inputs: dict, order=None) -> list:
-    """Table 2 from a study's fold-quality summary and stratifier runtimes."""
-    return [tiittanen_table2(inputs["fold_quality"], inputs.get("runtime"), order)]
-
-PAPER = Paper(
-    layouts=layouts,
-    prints=("tiittanen2021_table2",),
-    fold_quality_table="tiittanen2021_table2",
-    name="tiittanen2021",
-    citation="O. Tiittanen, L. Holm, P. Törönen. Novel split quality measures for stratified multilabel "
-             "cross validation with application to large and sparse gene ontology datasets. 2021.",
-    tables={"table2": ("tiittanen2021_table2_split_quality.csv", {m: str for m in ("ED", "LD", "DCP", "rLD")})},
-    criteria={TABLE: "within 2 standard errors of the difference of two means, 2·s·√(1/r + 1/10) with s our "
-                     "std over r repeats, plus half the published last digit; optisplit rows (one published "
-                     "split) within 2·s; a deterministic split equal to the printed digits; runtimes not judged"},
-    compare=compare,
-    needs=("runtime",),
-    one_draw_cells=one_draw_cells,
-    causes=[
+class Tiittanen2021(Paper):
+    name = "tiittanen2021"
+    citation = ("O. Tiittanen, L. Holm, P. Törönen. Novel split quality measures for stratified multilabel "
+                "cross validation with application to large and sparse gene ontology datasets. 2021.")
+    tables = {"table2": ("tiittanen2021_table2_split_quality.csv", {m: str for m in ("ED", "LD", "DCP", "rLD")})}
+    criteria = {TABLE: "within 2 standard errors of the difference of two means, 2·s·√(1/r + 1/10) with s our "
+                       "std over r repeats, plus half the published last digit; optisplit rows (one published "
+                       "split) within 2·s; a deterministic split equal to the printed digits; runtimes not judged"}
+    needs = ("runtime",)
+    prints = ("tiittanen2021_table2",)
+    fold_quality_table = "tiittanen2021_table2"
+    causes = (
         Cause("array-split-remainders", lambda r: r["stratifier"] == "pmbsrs" and r["measure"] == "ED",
               "the published PMBSRS cuts strata and parts with np.array_split, so the first folds get the extra "
               "rows (bibtex 1,480 × 4 + 1,475: ED 1.6, printed 2); our pmbsrs deals them to the smallest folds "
@@ -133,5 +83,52 @@ PAPER = Paper(
               "0.0227 where 27 and 0.0234 are printed "
               "(tests/test_published_protocols.py::test_the_published_optisplit_draw_lies_within_our_seeded_splits)"),
         within_our_draws(DRAWS),
-    ],
-)
+    )
+
+    def compare(self, study: StudyTables) -> pd.DataFrame:
+        """Table 2: ED, LD, DCP, rLD against the mean over our repeats; the runtime beside, not judged."""
+        table2 = self.published()["table2"]
+        summary = study.fold_quality.set_index(["dataset", "stratifier", "measure"])
+        runtime = study.runtime
+        seconds = runtime.groupby(["dataset", "stratifier"])["seconds"].mean() if runtime is not None else None
+        out = []
+        for _, row in table2.iterrows():
+            for ours_name in (s for s in study.stratifiers if STRATIFIERS.get(s) == row["method"]):
+                single = row["method"] in SINGLE_SPLIT_ROWS
+                how = "published: one split (seed 42 in every run), judged as one draw" if single else ""
+                note = "; ".join(n for n in (library_note(ours_name, row["method"]), how) if n)
+                for measure in MEASURES:
+                    key = (row["dataset"], ours_name, measure)
+                    if key not in summary.index or pd.isna(row[measure]):
+                        continue
+                    a, spread = float(summary.loc[key, "mean"]), float(summary.loc[key, "std"])
+                    repeats = int(summary.loc[key, "repeats"]) if "repeats" in summary else 1
+                    agrees, _ = within_repeats(a, spread, repeats, row[measure], published_runs=None if single else RUNS)
+                    where = "" if agrees is pd.NA or agrees else draw_note(DRAWS, row["dataset"], ours_name, measure)
+                    out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure=measure, ours=a, ours_std=spread,
+                                    published=float(row[measure]), agrees=agrees, note=note + where))
+                if seconds is not None and (row["dataset"], ours_name) in seconds.index:
+                    out.append(dict(dataset=row["dataset"], stratifier=ours_name, measure="runtime_s",
+                                    ours=float(seconds.loc[(row["dataset"], ours_name)]), ours_std=np.nan,
+                                    published=float(row["runtime_s"]), agrees=pd.NA,
+                                    note="not judged: the authors' machine and implementation"))
+        return table_rows(TABLE, out, table2, set(study.fold_quality["dataset"]), UNAVAILABLE)
+
+    def one_draw_cells(self) -> pd.DataFrame:
+        """The printed cells of Table 2 that are one draw of a random statistic, for each of our rows that
+        runs the published code path: the mean over 10 runs (``runs`` 10), or one split for the optisplit rows
+        (1); ``NOT_DRAWS`` left out."""
+        table2 = self.published()["table2"]
+        return pd.DataFrame([dict(dataset=row["dataset"], stratifier=ours, measure=measure, printed=row[measure],
+                                  runs=1 if row["method"] in SINGLE_SPLIT_ROWS else RUNS)
+                             for _, row in table2.iterrows()
+                             for ours, theirs in STRATIFIERS.items() if theirs == row["method"] and ours not in NOT_DRAWS
+                             for measure in MEASURES if not pd.isna(row[measure])],
+                            columns=["dataset", "stratifier", "measure", "printed", "runs"])
+
+    def layouts(self, inputs: dict, order=None) -> list:
+        """Table 2 from a study's fold-quality summary and stratifier runtimes."""
+        return [tiittanen_table2(inputs["fold_quality"], inputs.get("runtime"), order)]
+
+
+PAPER = Tiittanen2021()
