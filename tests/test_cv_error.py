@@ -8,6 +8,7 @@ import yaml
 from conftest import REPO, figure_heights, run_snakemake
 
 from stratbench import StratbenchError
+from stratbench.__main__ import main
 from stratbench.cv_error.learners import RIDGE_LAMBDA, NearestNeighbours, Ridge, normalised_rows, similarity
 from stratbench.cv_error.measures import label_auc, label_f1, part_measures
 from stratbench.cv_error.run import cv_estimates, development_rows, estimate_rows, splitter_factory, truth_rows
@@ -225,6 +226,12 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     out = tmp_path / "results" / "cv_error_quick"
     heights = figure_heights(out)  # every figure of the study fits a page (figures.MAX_HEIGHT)
     assert len(heights) == 4 and max(heights.values()) <= MAX_HEIGHT + 0.01, heights
+    redrawn = tmp_path / "redrawn.png"  # `stratbench figure` redraws the study's figures byte for byte
+    for name, subject, stem in (("cv_error_decomposition", "part_mean", "cv_error_decomposition_part_mean"),
+                                ("cv_error_model_choice", "", "cv_error_model_choice")):
+        assert main(["figure", name, "--configfile", str(tmp_path / "config.yaml"), "--directory", str(tmp_path),
+                     *(["--subject", subject] if subject else []), "--out", str(redrawn)]) == 0
+        assert redrawn.read_bytes() == (out / "figures" / f"{stem}.png").read_bytes(), name
     errors = pd.read_csv(out / "tables" / "cv_error.csv")
     cv = config["cv_error"]
     n_cells = len(config["datasets"]) * len(cv["sizes"]) * len(cv["n_splits"]) * len(cv["learners"]) * 6 * 2

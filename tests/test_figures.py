@@ -1,6 +1,7 @@
-"""Every figure at both journal widths (one column 3.5 in, two columns 7 in): no text overlaps another,
-nothing leaves the canvas (checked from the drawn artists' boxes); TrueType fonts in the PDF, 300 dpi
+"""Every figure recipe at both journal widths (one column 3.5 in, two columns 7 in): at most 9 in tall, no text
+overlaps another, nothing leaves the canvas (checked from the drawn artists' boxes); TrueType fonts in the PDF, 300 dpi
 PNGs; a method keeps its colour when another is added; the config's ``figures:`` section."""
+import functools
 import itertools
 import re
 
@@ -17,6 +18,7 @@ from stratbench import figures  # noqa: E402
 from stratbench.figures import FigureStyle  # noqa: E402
 from stratbench.measures.names import MEASURE_LABELS  # noqa: E402
 from stratbench.stats import compare, with_all_group  # noqa: E402
+from stratbench.study_figures import RECIPES, Facts, draw  # noqa: E402
 
 STRATIFIERS = ["random", "labelset", "iterative", "sois", "optisplit_rld"]
 DATASETS = ["scene", "emotions", "yeast", "genbase", "medical", "enron"]
@@ -35,29 +37,86 @@ def _summary(scores):
         mean="mean", std="std").reset_index()
 
 
-def all_figures(style):
-    """Every figure of the workflow, drawn from tidy tables shaped like a study's."""
+@functools.cache
+def study_tables() -> dict:
+    """Every table a figure recipe reads (:data:`stratbench.study_figures.RECIPES`), shaped like a study's: six
+    datasets, five stratifiers (the paper's four rows for its claims), a grid at k 3 and 5, a "does it matter"
+    study's error terms; ``labels`` and ``folds`` for a dataset's label shares."""
+    from stratbench.cv_error.measures import MEASURES as CV_MEASURES
+    from stratbench.measures.names import FOLD_QUALITY_LABELS
+    from stratbench.papers.szymanski2017 import PAPER_ROWS
+
+    rng = np.random.default_rng(0)
     scores = _scores()
     summary = _summary(scores)
     summary.loc[(summary.dataset == "medical") & (summary.stratifier == "random") & (summary.measure == "micro_auc"),
                 "std"] = np.nan  # one missing score: medical leaves that comparison only
-    ranks, tests, _ = compare(summary, "std", ["classifier", "measure"], with_all_group(DATASETS, {"small": DATASETS[:3]}))
-    Y = sp.csr_matrix((np.random.default_rng(1).random((200, 8)) < 0.2).astype(int))
-    folds = {s: np.random.default_rng(i).integers(0, 5, 200) for i, s in enumerate(STRATIFIERS)}
+    groups = with_all_group(DATASETS, {"small": DATASETS[:3]})
+    ranks, tests, _ = compare(summary, "std", ["classifier", "measure"], groups)
+    fold_measures = [m for m in FOLD_QUALITY_LABELS if m != "seconds"]
+    rows = [(d, s, m, rng.random(), rng.random(), 5) for d in DATASETS for s in STRATIFIERS + PAPER_ROWS[:2]
+            for m in fold_measures]
+    fold_quality = pd.DataFrame(rows, columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
+    fq_ranks, fq_tests, _ = compare(fold_quality[fold_quality.stratifier.isin(STRATIFIERS)], "mean", ["measure"], groups)
+    claims_summary = pd.concat([summary, summary[summary.stratifier == "random"].assign(stratifier="kfold"),
+                                summary[summary.stratifier == "labelset"].assign(stratifier="labelset_sklearn2017")])
+    network = pd.DataFrame([(d, s, g, part, m, rng.random(), rng.random()) for d in DATASETS for s in PAPER_ROWS
+                            for g in ("unweighted", "weighted") for part in ("train", "test")
+                            for m in ("modularity", "communities")],
+                           columns=["dataset", "stratifier", "graph", "part", "measure", "mean", "std"])
+    grid = pd.DataFrame([(k, d, s, m, rng.random()) for k in (3, 5) for d in DATASETS for s in STRATIFIERS
+                         for m in ("ED", "LD", "FZ", "FLZ", "DCP", "LPD")], columns=["k", "dataset", "stratifier", "measure", "mean"])
+    grid_ranks, grid_tests, _ = compare(grid, "mean", ["k", "measure"], groups)
+    gaps = pd.DataFrame([(d, k, "LD", s, rng.random() / 10, bool(i % 2)) for i, d in enumerate(DATASETS[:4]) for k in (3, 5)
+                         for s in STRATIFIERS], columns=["dataset", "k", "objective", "stratifier", "gap", "closed"])
+    cells = [(d, m, k, learner, measure) for d in DATASETS[:2] for m in (100, 200) for k in (3, 5)
+             for learner in ("ridge", "knn") for measure in CV_MEASURES]
+    errors = pd.DataFrame([(*c, e, s, rng.normal(0, 0.05), *rng.random(2) / 100, rng.random() / 1000)
+                           for c in cells for e in ("pooled", "part_mean") for s in STRATIFIERS],
+                          columns=["dataset", "m", "k", "learner", "measure", "estimator", "stratifier", "bias",
+                                   "split_variance", "sample_term", "truth_noise"])
+    errors["mse"] = errors["bias"] ** 2 + errors["split_variance"] + errors["sample_term"]
+    theory = pd.DataFrame([(d, m, k, s, q, *rng.random(3)) for d in DATASETS[:2] for m in (100, 200) for k in (3, 5)
+                           for s in STRATIFIERS for q in ("empty_cells", "absent_labels", "split_variance")],
+                          columns=["dataset", "m", "k", "stratifier", "quantity", "observed", "random", "stratified"])
+    estimators = pd.DataFrame([(*c, s, rng.uniform(0.5, 1.5)) for c in cells for s in STRATIFIERS],
+                              columns=["dataset", "m", "k", "learner", "measure", "stratifier", "ratio"])
+    choices = pd.DataFrame([(d, m, k, measure, e, task, s, rng.random()) for d in DATASETS[:2] for m in (100, 200)
+                            for k in (3, 5) for measure in CV_MEASURES for e in ("pooled", "part_mean")
+                            for task in ("learner", "neighbours") for s in STRATIFIERS],
+                           columns=["dataset", "m", "k", "measure", "estimator", "task", "stratifier", "agreement"])
     runtime = pd.DataFrame([(d, s, r, 0.01 * (i + 1) * (j + 1), 1000 * (i + 1), 100 * (i + 1))
                             for i, d in enumerate(DATASETS) for j, s in enumerate(STRATIFIERS) for r in range(2)],
                            columns=["dataset", "stratifier", "repeat", "seconds", "nnz", "examples"])
-    return {
-        "std_by_stratifier": figures.std_by_stratifier(summary, "br", style),
-        "rank_bars": figures.rank_bars(ranks, "br: average rank of the std over folds", MEASURE_LABELS, style),
-        "critical_difference": figures.cd_diagrams(ranks, tests, "br: Nemenyi critical differences", labels=MEASURE_LABELS,
-                                                   style=style),
-        "fold_distribution": figures.fold_distribution(scores, "br", MEASURE_LABELS, style),
-        "label_shares": figures.label_shares(Y, folds, 5, "synthetic", style),
-        "runtime": figures.runtime_vs_size(runtime, style),
-        "claim_ranks": figures.rank_bars(_claim_ranks(), "szymanski2017: the average ranks behind the paper's claims",
-                                         style=style, panel_title="{}"),
-    }
+    Y = sp.csr_matrix((np.random.default_rng(1).random((200, 8)) < 0.2).astype(int))
+    folds = {s: np.random.default_rng(i).integers(0, 5, 200) for i, s in enumerate(STRATIFIERS)}
+    return {"summary.csv": claims_summary, "scores.csv": scores, "average_ranks.csv": ranks, "friedman_nemenyi.csv": tests,
+            "fold_quality_ranks.csv": fq_ranks, "fold_quality_friedman_nemenyi.csv": fq_tests,
+            "fold_quality_summary.csv": fold_quality, "network_stability_summary.csv": network,
+            "stratifier_runtime.csv": runtime, "grid_ranks.csv": grid_ranks, "grid_friedman_nemenyi.csv": grid_tests,
+            "grid_gap.csv": gaps, "cv_error.csv": errors, "cv_error_theory.csv": theory,
+            "cv_error_estimators.csv": estimators, "cv_error_choice.csv": choices, "labels": Y, "folds": (folds, 5)}
+
+
+SUBJECTS = {"classifier": "br", "classifier or fold_quality": "br", "dataset": "synthetic", "k": "5",
+            "estimator": "pooled", "study": ""}
+
+
+DRAWN = [*RECIPES, "rank_bars fold_quality", "critical_difference fold_quality", "claim_ranks"]
+
+
+def drawn_figure(name: str, style):
+    """A figure recipe of the workflow (``name``, or ``<name> fold_quality`` for fold quality's ranks and CD
+    diagrams), drawn by :func:`stratbench.study_figures.draw` from tables shaped like a study's; or
+    ``claim_ranks``: the claims' network panel, whose longest word ("#communities") is wider than a measure's
+    slot at one column."""
+    if name == "claim_ranks":
+        return figures.rank_bars(_claim_ranks(), "szymanski2017: the average ranks behind the paper's claims",
+                                 style=style, panel_title="{}")
+    recipe, _, subject = name.partition(" ")
+    tables = study_tables()
+    return draw(recipe, tables.__getitem__, subject or SUBJECTS[RECIPES[recipe].of], style,
+                Facts(paper="szymanski2017", baseline="random"))
 
 
 def _claim_ranks():
@@ -101,20 +160,21 @@ def text_boxes(fig):
 
 
 @pytest.mark.parametrize("width", ["one", "two"])
-def test_every_figure_fits_its_width_without_overlapping_text(width):
+@pytest.mark.parametrize("name", DRAWN)
+def test_every_figure_fits_its_width_without_overlapping_text(name, width):
     style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": width}})
-    for name, fig in all_figures(style).items():
-        assert fig.get_figwidth() == pytest.approx({"one": 3.5, "two": 7.0}[width]), name
-        assert fig.get_figheight() <= figures.MAX_HEIGHT, (name, width, fig.get_figheight())  # fits a page
-        boxes = text_boxes(fig)
-        canvas = fig.bbox
-        for text, box in boxes:
-            assert box.x0 >= -0.5 and box.y0 >= -0.5 and box.x1 <= canvas.x1 + 0.5 and box.y1 <= canvas.y1 + 0.5, \
-                (name, width, text, box.bounds, canvas.bounds)
-        for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
-            shrunk = box_a.padded(-0.5)
-            assert not shrunk.overlaps(box_b.padded(-0.5)), (name, width, a, b)
-        matplotlib.pyplot.close(fig)
+    fig = drawn_figure(name, style)
+    assert fig.get_figwidth() == pytest.approx({"one": 3.5, "two": 7.0}[width])
+    assert fig.get_figheight() <= figures.MAX_HEIGHT, fig.get_figheight()  # fits a page
+    boxes = text_boxes(fig)
+    canvas = fig.bbox
+    for text, box in boxes:
+        assert box.x0 >= -0.5 and box.y0 >= -0.5 and box.x1 <= canvas.x1 + 0.5 and box.y1 <= canvas.y1 + 0.5, \
+            (text, box.bounds, canvas.bounds)
+    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+        shrunk = box_a.padded(-0.5)
+        assert not shrunk.overlaps(box_b.padded(-0.5)), (a, b)
+    matplotlib.pyplot.close(fig)
 
 
 def test_a_figure_of_more_panels_than_a_page_holds_draws_the_first_and_names_the_rest():

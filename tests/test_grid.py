@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from conftest import figure_heights, planned_jobs, run_snakemake, tiny_config
 
+from stratbench.__main__ import main
 from stratbench.figures import MAX_HEIGHT
 from stratbench.grid import against_baselines, quality_grid
 from stratbench.measures.names import GRID_MEASURES as RANKED
@@ -46,6 +47,12 @@ def test_grid_study_end_to_end(tmp_path, mirror):
     tables = tmp_path / "results" / "tiny" / "tables"
     heights = figure_heights(tmp_path / "results" / "tiny")  # the CD diagrams, label shares and gap fit a page
     assert max(heights.values()) <= MAX_HEIGHT + 0.01, heights
+    for name, subject, stem in (("grid_critical_difference", "3", "grid_critical_difference_k3"),
+                                ("grid_gap", "", "grid_gap")):  # `stratbench figure` redraws the grid's figures
+        out = tmp_path / f"redrawn_{stem}.png"
+        assert main(["figure", name, "--configfile", str(tmp_path / "config.yaml"), "--directory", str(tmp_path),
+                     *(["--subject", subject] if subject else []), "--out", str(out)]) == 0
+        assert out.read_bytes() == (tmp_path / "results" / "tiny" / "figures" / f"{stem}.png").read_bytes(), name
     rows = pd.read_csv(tables / "grid_quality.csv")
     assert len(rows) == 3 * 3 * 2 * 2 * 15  # datasets × stratifiers × k × repeats × measures
     ranks = pd.read_csv(tables / "grid_ranks.csv")

@@ -287,7 +287,8 @@ def test_stratbench_figure_redraws_the_workflows_figures_byte_for_byte(finished_
     assert FIGURES == tuple(RECIPES)
     drawn = finished_study / "results" / "tiny" / "figures"
     for name, subject in (("rank_bars", "br"), ("rank_bars", "fold_quality"), ("critical_difference", "fold_quality"),
-                          ("critical_difference", "br"), ("std_by_stratifier", "br"), ("fold_distribution", "br")):
+                          ("critical_difference", "br"), ("std_by_stratifier", "br"), ("fold_distribution", "br"),
+                          ("label_shares", "emotions")):
         for ext in ("png", "pdf"):
             out = tmp_path / f"{name}_{subject}.{ext}"
             assert main(["figure", name, "--configfile", str(finished_study / "config.yaml"), "--directory",

@@ -188,39 +188,54 @@ def generated_statistics(name: str, kind: str, params: dict, Y) -> str:
             "examples")
 
 
-FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims")  # study_figures.RECIPES
+FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims",
+           "label_shares", "grid_critical_difference", "grid_gap", "cv_error_decomposition", "cv_error_count_model",
+           "cv_error_model_choice")  # study_figures.RECIPES (not imported here: the light install has no pandas)
 
 
 def _figure(args) -> int:
-    """Redraw one figure of a finished study from its tidy tables, by the workflow's own recipe
+    """Redraw one figure of a finished study from its tables, by the workflow's own recipe
     (:mod:`stratbench.study_figures`), e.g. at one column's width."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import pandas as pd
-
     from stratbench import figures
-    from stratbench.study_figures import draw, file_stem
+    from stratbench.study_figures import RECIPES, Facts, draw, file_stem, table_reader
 
     study = _load_study(args.configfile)
     style = figures.FigureStyle.from_config(study.config, width=args.width, dpi=args.dpi)
-    tables = Path(args.directory) / study.results / "tables"
-    subject = args.subject or (next(iter(study.classifiers), None) if args.name != "critical_difference" else None)
-    subject = subject or "fold_quality"
-
-    def read(name):
-        path = tables / name
-        if not path.is_file():
-            raise StratbenchError(f"{path}: no such table; run the study first (snakemake --cores N --configfile …)")
-        return pd.read_csv(path)
-
-    fig = draw(args.name, read, subject, style, study.reproduces)
+    root = Path(args.directory)
+    of = RECIPES[args.name].of
+    subject = args.subject or _default_subject(study, args.name, of)
+    tables = root / study.results / "tables"
+    extra = {}
+    if of == "dataset":
+        extra = {"labels": root / study.dataset_file(subject),
+                 "folds": {s: root / study.results / "folds" / subject / s / "rep0.npz" for s in study.stratifiers}}
+        missing = [p for p in [extra["labels"], *extra["folds"].values()] if not p.is_file()]
+        if missing:
+            raise StratbenchError(f"{missing[0]}: not found; run the study first (snakemake --cores N --configfile …)")
+    read = table_reader({p.name: p for p in tables.glob("*.csv")}, **extra)
+    try:
+        fig = draw(args.name, read, subject, style, Facts.of(study))
+    except FileNotFoundError as exc:
+        raise StratbenchError(f"{tables / str(exc)}: no such table; run the study first "
+                              "(snakemake --cores N --configfile …)") from None
     out = Path(args.out or f"{study.results}/figures/{file_stem(args.name, subject)}_{style.width:g}in.pdf")
     out.parent.mkdir(parents=True, exist_ok=True)
     png, pdf = (out, None) if out.suffix == ".png" else (None, out)
     figures.save_figure(fig, png, pdf, style)
     print(f"written: {out} ({style.width:g} in wide)")
     return 0
+
+
+def _default_subject(study, name: str, of: str) -> str:
+    """The first subject of figure ``name``, of ``of``: the first classifier (else fold quality; for the CD
+    diagrams fold quality), dataset, k or estimator; none for a figure of the whole study."""
+    if of.startswith("classifier"):
+        return "fold_quality" if name == "critical_difference" else next(iter(study.classifiers), "fold_quality")
+    return {"dataset": lambda: next(iter(study.datasets)), "k": lambda: str(study.grid_ks[0]),
+            "estimator": lambda: "pooled"}.get(of, lambda: "")()
 
 
 def _plan(args) -> int:
@@ -277,7 +292,8 @@ def main(argv=None) -> int:
     fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")
     fig.add_argument("name", choices=FIGURES)
     fig.add_argument("--configfile", required=True, help="the study")
-    fig.add_argument("--subject", help="a classifier, or fold_quality (ranks and CD diagrams); default the first classifier")
+    fig.add_argument("--subject", help="what the figure is of: a classifier or fold_quality, a dataset (label_shares), "
+                     "a k (grid_critical_difference), an estimator (cv_error_decomposition); default the first")
     fig.add_argument("--width", help="one (3.5 in), two (7 in) or inches; default the config's figures.width")
     fig.add_argument("--dpi", type=int, help="PNG resolution; default the config's (300)")
     fig.add_argument("--out", help="a .pdf or .png path (default results/<study>/figures/<name>_<subject>_<width>in.pdf)")

@@ -119,7 +119,7 @@ def save_figure(fig, png_path, pdf_path=None, style: FigureStyle = DEFAULT) -> N
     plt.close(fig)
 
 
-def _grid(n: int, style: FigureStyle, panel_width: float) -> tuple[int, int]:
+def panel_grid(n: int, style: FigureStyle, panel_width: float) -> tuple[int, int]:
     """(rows, columns) of n panels at least ``panel_width`` inches wide."""
     ncols = max(1, min(n, int(style.width // panel_width)))
     return int(np.ceil(n / ncols)) or 1, ncols
@@ -128,7 +128,7 @@ def _grid(n: int, style: FigureStyle, panel_width: float) -> tuple[int, int]:
 def _fit_page(panels: list, style: FigureStyle, panel_width: float, row_height: float, extra: float):
     """(drawn, left out): the first ``panels`` (in the measures' print order, or the config's) whose grid
     of rows ``row_height`` tall, plus ``extra`` inches of title and legend, fits :data:`MAX_HEIGHT`."""
-    _, ncols = _grid(max(1, len(panels)), style, panel_width)
+    _, ncols = panel_grid(max(1, len(panels)), style, panel_width)
     rows = max(1, int((MAX_HEIGHT - extra) // row_height))
     return list(panels[: rows * ncols]), list(panels[rows * ncols:])
 
@@ -141,14 +141,14 @@ def _left_out(title: str, names: list[str], what: str = "measures") -> str:
     return f"{title}; not shown: {', '.join(names)}"
 
 
-def _legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", marker: bool = False) -> None:
+def figure_legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", marker: bool = False) -> None:
     """One legend for the whole figure, below the panels, in as many columns as fit the width."""
     names = [style.name(m) for m in colours]
     handles = [plt.Line2D([], [], color=c, marker="o", linestyle="-") if marker else
                plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
     longest = max((len(n) for n in names), default=4)
     ncols = max(1, min(len(names), int(style.width * 72 / ((longest + 4) * 0.55 * (style.font_size - 1)))))
-    fig.legend(handles, names, title=title, loc="outside lower center", ncols=ncols, frameon=False)
+    fig.legend(handles, names, title=style.wrap(title), loc="outside lower center", ncols=ncols, frameon=False)
 
 
 def _finish_panels(fig, axes, used: int, ylabel: str, colours: dict, style: FigureStyle, title: str) -> None:
@@ -158,7 +158,7 @@ def _finish_panels(fig, axes, used: int, ylabel: str, colours: dict, style: Figu
         ax.set_ylabel(ylabel)
     for ax in list(axes.flat)[used:]:
         ax.axis("off")
-    _legend(fig, colours, style)
+    figure_legend(fig, colours, style)
     fig.suptitle(style.heading(title))
 
 
@@ -170,7 +170,7 @@ def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle
     colours = style.colour_map(stratifiers)
     datasets = sorted(part["dataset"].unique())
     measures, left_out = _fit_page(measures, style, 1.7, 1.7, 0.9)
-    nrows, ncols = _grid(len(measures), style, 1.7)
+    nrows, ncols = panel_grid(len(measures), style, 1.7)
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 1.7 * nrows + 0.9), squeeze=False)
         width = 0.8 / max(1, len(stratifiers))
@@ -220,7 +220,7 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             ax.set_ylabel("average rank")
             ax.set_ylim(0, len(stratifiers) + 0.5)
             ax.set_title(style.wrap(panel_title.format(group)))
-        _legend(fig, colours, style)
+        figure_legend(fig, colours, style)
         fig.suptitle(style.heading(_left_out(title, left_out, "the dataset groups (dataset_groups)")))
     return fig
 
@@ -318,7 +318,7 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
     k = int(tests["methods"].max()) if len(tests) else 2
     height = 0.2 * (max(1, (k + 1) // 2) + 4) + 0.45
     measures, left_out = _fit_page(measures, style, 3.4, height, 0.5)
-    nrows, ncols = _grid(max(1, len(measures)), style, 3.4)
+    nrows, ncols = panel_grid(max(1, len(measures)), style, 3.4)
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, height * nrows + 0.5), squeeze=False)
         for ax in list(axes.flat)[len(measures):]:
@@ -348,7 +348,7 @@ def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None
     datasets = sorted(part["dataset"].unique())
     colours = style.colour_map(stratifiers)
     measures, left_out = _fit_page(measures, style, 1.7, 1.7, 0.9)
-    nrows, ncols = _grid(len(measures), style, 1.7)
+    nrows, ncols = panel_grid(len(measures), style, 1.7)
     with style.drawing():
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 1.7 * nrows + 0.9), squeeze=False)
         width = 0.8 / max(1, len(stratifiers))
@@ -379,7 +379,7 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, styl
     the label (y) against the label's share in the whole dataset (x), log–log. Perfect stratification
     lies on the diagonal; a fold without a positive of the label is drawn at the bottom edge (×)."""
     stratifiers, left_out = _fit_page(style.methods(folds_by_stratifier), style, 2.3, 2.0, 0.7)
-    nrows, ncols = _grid(len(stratifiers), style, 2.3)
+    nrows, ncols = panel_grid(len(stratifiers), style, 2.3)
     from stratbench.measures.fold_quality import fold_label_counts  # numba: here, not in every figure job
 
     n = Y.shape[0]
@@ -426,7 +426,7 @@ def runtime_vs_size(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
         ax.set_yscale("log")
         ax.set_xlabel("dataset size: positive labels (non-zeros of Y)")
         ax.set_ylabel("wall time (s)")
-        _legend(fig, colours, style, marker=True)
+        figure_legend(fig, colours, style, marker=True)
         fig.suptitle(style.heading("Stratifier runtime against dataset size"))
     return fig
 
@@ -444,7 +444,7 @@ def optimality_gap(gaps: pd.DataFrame, objective: str = "LD", style: FigureStyle
     cmap = plt.get_cmap("tab10")
     relative = objective == "LD"
     with style.drawing():
-        nrows, ncols = _grid(len(ks), style, 2.2)
+        nrows, ncols = panel_grid(len(ks), style, 2.2)
         fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, 0.3 * len(methods) * nrows + 1.4),
                                  squeeze=False, sharey=True, sharex=True)
         for ax, k in zip(axes.flat, ks):

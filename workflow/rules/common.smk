@@ -9,6 +9,7 @@ from snakemake.logging import logger
 from stratbench import cost, papers
 from stratbench.papers import tables as paper_tables
 from stratbench._snakemake import use_import_paths
+from stratbench.study_figures import file_stem
 from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
 from stratbench.cv_error.run import learners_of
@@ -161,12 +162,13 @@ def cv_files(kind):
 
 
 CV_PARTS = ("stats", "choices", "splits", "theory")  # what a cv_estimates job writes (stratbench.cv_error.run)
-CV_FIGURES = (
-    "cv_error_decomposition_pooled",
-    "cv_error_decomposition_part_mean",
-    "cv_error_count_model",
-    "cv_error_model_choice",
+CV_DRAWN = (  # (recipe, subject) of the study's figures (stratbench.study_figures)
+    ("cv_error_decomposition", "pooled"),
+    ("cv_error_decomposition", "part_mean"),
+    ("cv_error_count_model", ""),
+    ("cv_error_model_choice", ""),
 )
+CV_FIGURES = tuple(file_stem(*drawn) for drawn in CV_DRAWN)
 
 
 def cv_learners(dataset, m):

@@ -85,17 +85,20 @@ rule plot_cv_error:
         choices=f"{study.results}/tables/cv_error_choice.csv",
         theory=f"{study.results}/tables/cv_error_theory.csv",
         estimators=f"{study.results}/tables/cv_error_estimators.csv",
-        code=code("cv_error/figures.py", "cv_error/verdict.py", "figures.py"),
+        code=code("cv_error/figures.py", "cv_error/verdict.py", "figures.py", "study_figures.py"),
     output:
-        **{
-            name: report(
-                f"{study.results}/figures/{name}.png",
-                caption="../report/cv_error.rst",
-                category="Does it matter?",
-            )
+        *[
+            path
             for name in CV_FIGURES
-        },
-        **{f"{name}_pdf": f"{study.results}/figures/{name}.pdf" for name in CV_FIGURES},
+            for path in (
+                report(
+                    f"{study.results}/figures/{name}.png",
+                    caption="../report/cv_error.rst",
+                    category="Does it matter?",
+                ),
+                f"{study.results}/figures/{name}.pdf",
+            )
+        ],
     log:
         f"logs/{study.name}/plot_cv_error.log",
     conda:
@@ -105,8 +108,9 @@ rule plot_cv_error:
     params:
         style=FIGURE_STYLE,
         baseline=study.cv_error.get("baseline"),
+        drawn=CV_DRAWN,
     script:
-        "../scripts/plot_cv_error.py"
+        "../scripts/plot_figure.py"
 
 
 rule cv_error_verdict:

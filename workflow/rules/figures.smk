@@ -153,9 +153,9 @@ rule plot_fold_quality_ranks:
 
 rule plot_label_shares:
     input:
-        data=lambda w: study.dataset_file(w.dataset),
+        labels=lambda w: study.dataset_file(w.dataset),
         folds=lambda w: [f"{study.results}/folds/{w.dataset}/{s}/rep0.npz" for s in study.stratifiers],
-        code=code("figures.py"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/label_shares_{{dataset}}.png",
@@ -175,8 +175,9 @@ rule plot_label_shares:
     params:
         style=FIGURE_STYLE,
         stratifiers=list(study.stratifiers),
+        drawn=lambda w: [("label_shares", w.dataset)],
     script:
-        "../scripts/plot_label_shares.py"
+        "../scripts/plot_figure.py"
 
 
 rule plot_runtime:

@@ -59,7 +59,7 @@ rule plot_grid_cd:
     input:
         ranks=f"{study.results}/tables/grid_ranks.csv",
         tests=f"{study.results}/tables/grid_friedman_nemenyi.csv",
-        code=code("figures.py", "grid"),
+        code=code("figures.py", "study_figures.py"),
     output:
         png=report(
             f"{study.results}/figures/grid_critical_difference_k{{k}}.png",
@@ -76,8 +76,9 @@ rule plot_grid_cd:
         **asks("plot_grid_cd"),
     params:
         style=FIGURE_STYLE,
+        drawn=lambda w: [("grid_critical_difference", w.k)],
     script:
-        "../scripts/plot_grid_cd.py"
+        "../scripts/plot_figure.py"
 
 
 rule recommendation:
@@ -137,7 +138,7 @@ rule grid_gap:
     input:
         rows=f"{study.results}/tables/grid_quality.csv",
         optimum=expand(f"{study.results}/optimum/{{dataset}}.csv", dataset=study.optimum.get("datasets", [])),
-        code=code("grid/optimum.py", "figures.py"),
+        code=code("grid/optimum.py", "figures.py", "study_figures.py"),
     output:
         csv=f"{study.results}/tables/grid_gap.csv",
         md=report(f"{study.results}/tables/grid_gap.md", caption="../report/grid_gap.rst", category="Grid"),

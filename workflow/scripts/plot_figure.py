@@ -1,7 +1,8 @@
-"""Draw figures of the study from its tidy tables, by the recipe `stratbench figure` uses too
+"""Draw figures of the study from its tables, by the recipe `stratbench figure` uses too
 (stratbench.study_figures): the rule lists the (figure, subject) pairs it draws in the order of its
-outputs (each pair's png, then its pdf), a subject being a classifier, fold_quality, or "" for a figure
-of the whole study."""
+outputs (each pair's png, then its pdf), a subject being a classifier, fold_quality, a dataset, a k, an
+estimator, or "" for a figure of the whole study; a dataset's figure also gets its label matrix (input
+``labels``) and its stratifiers' repeat-0 folds (input ``folds``, in the order of params ``stratifiers``)."""
 from stratbench._snakemake import finish, setup
 
 setup(snakemake)
@@ -9,12 +10,16 @@ setup(snakemake)
 from pathlib import Path
 
 from stratbench.figures import FigureStyle, save_figure
-from stratbench.study_figures import draw, table_reader
+from stratbench.study_figures import Facts, draw, table_reader
 
-p = snakemake.params
-tables = table_reader({Path(f).name: f for f in snakemake.input if str(f).endswith(".csv")})
-style = FigureStyle.from_config(snakemake.params.style)
+p, inp = snakemake.params, snakemake.input
+extra = {"labels": inp.labels} if "labels" in inp.keys() else {}
+if "folds" in inp.keys():
+    extra["folds"] = dict(zip(p.stratifiers, inp.folds))
+read = table_reader({Path(f).name: f for f in inp if str(f).endswith(".csv")}, **extra)
+facts = Facts(p.get("paper"), p.get("baseline"))
+style = FigureStyle.from_config(p.style)
 outputs = list(snakemake.output)
 for (figure, subject), png, pdf in zip(p.drawn, outputs[0::2], outputs[1::2]):
-    save_figure(draw(figure, tables, subject, style, p.get("paper")), png, pdf, style)
+    save_figure(draw(figure, read, subject, style, facts), png, pdf, style)
 finish()

@@ -9,14 +9,14 @@ import numpy as np
 import pandas as pd
 
 from stratbench.cv_error.measures import MEASURES
-from stratbench.figures import DEFAULT, FigureStyle, _grid, _legend
+from stratbench.figures import DEFAULT, FigureStyle, figure_legend, panel_grid
 
 PANEL = 2.3  # inches: a panel's width and height
 TERMS = {"bias2": "bias²", "split_variance": "split variance", "sample_term": "sample term", "truth_noise": "truth noise"}
 
 
 def _panels(names, style: FigureStyle, extra: float = 1.3):
-    nrows, ncols = _grid(len(names), style, PANEL)
+    nrows, ncols = panel_grid(len(names), style, PANEL)
     fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, min(9.0, PANEL * nrows + extra)), squeeze=False)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
@@ -57,7 +57,7 @@ def decomposition(errors: pd.DataFrame, baseline: str, estimator: str, style: Fi
             ax.set_xticks(x, [style.name(s) for s in stratifiers], rotation=90)
         for ax in axes[:, 0]:
             ax.set_ylabel(f"÷ MSE of {baseline}")
-        _legend(fig, colours, style, title="mean over datasets, sizes, k and learners (narrow bar: the truth's noise)")
+        figure_legend(fig, colours, style, title="mean over datasets, sizes, k and learners (narrow bar: the truth's noise)")
         fig.suptitle(style.heading(f"The error of the {estimator.replace('_', '-')} CV estimate, term by term"))
     return fig
 
@@ -83,7 +83,7 @@ def count_model(theory: pd.DataFrame, baseline: str, style: FigureStyle = DEFAUL
             ax.set_xlabel("predicted")
         for ax in axes[:, 0]:
             ax.set_ylabel("observed")
-        _legend(fig, colours, style, title=f"stratifier ({baseline}: random k-fold's prediction; others: stratified)",
+        figure_legend(fig, colours, style, title=f"stratifier ({baseline}: random k-fold's prediction; others: stratified)",
                 marker=True)
         fig.suptitle(style.heading("The count model: predicted against observed, per dataset, size and k"))
     return fig
@@ -111,6 +111,6 @@ def model_choice(choices: pd.DataFrame, baseline: str, style: FigureStyle = DEFA
             ax.set_xticks(x, [style.name(s) for s in stratifiers], rotation=90)
         for ax in axes[:, 0]:
             ax.set_ylabel("CV picks the true best")
-        _legend(fig, colours, style)
+        figure_legend(fig, colours, style)
         fig.suptitle(style.heading(f"Choice of model: how often CV agrees with the truth (dashed: {baseline})"))
     return fig
