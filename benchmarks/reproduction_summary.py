@@ -35,6 +35,7 @@ from stratbench.io import write_csv, write_text
 from stratbench.measures.fold_quality import fold_quality
 from stratbench.network import network_stability, summarise_network_stability
 from stratbench.papers import StudyTables
+from stratbench.plans import BenchmarkPlan
 from stratbench.reproduction import claim_ranks, reproduction, reproduction_markdown, summary_lines
 from stratbench.stratifiers import timed_fold_ids
 from stratbench.study import Study
@@ -61,7 +62,7 @@ def main() -> int:
     config["data"] = {**(config.get("data") or {}), "mirror": args.mirror}
     study = Study.checked(config)
     rows, runtime, statistics, network = [], [], [], []
-    network_datasets = study.network_datasets() if args.network_stability else []
+    network_datasets = BenchmarkPlan(study).network_datasets() if args.network_stability else []
     for dataset in study.datasets:
         Y = study.load_dataset(dataset).Y
         statistics.append(dataset_statistics(dataset, Y))

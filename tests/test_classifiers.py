@@ -266,7 +266,7 @@ def test_a_user_classifier_without_forest_tasks_runs_fit_predict_per_fold():
 
 
 def test_forests_a_fold_trains_size_the_evaluation_jobs():
-    """What stratbench.study.Study.evaluate_per_repeat counts: BR one forest a label, CLR q + q(q − 1)/2,
+    """What stratbench.plans.BenchmarkPlan.evaluate_per_repeat counts: BR one forest a label, CLR q + q(q − 1)/2,
     LP one forest whose trees cost 1 + C/400 binary ones (C ≤ examples, ≤ 2^q)."""
     assert classifiers.get("br").fold_forests(593, 6) == 6
     assert classifiers.get("clr").fold_forests(593, 6) == 6 + 15

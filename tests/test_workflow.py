@@ -208,15 +208,16 @@ def test_max_labels_restricts_a_classifier_to_small_label_sets_and_one_job_draws
 
 
 def test_a_large_datasets_evaluation_runs_a_job_per_repeat_a_small_ones_every_repeat_in_one(tmp_path, mirror):
-    """CLR with 200 trees takes emotions over stratbench.study.EVALUATE_PER_REPEAT_S a repeat (by the shape
+    """CLR with 200 trees takes emotions over stratbench.plans.EVALUATE_PER_REPEAT_S a repeat (by the shape
     estimate), toy not: emotions gets a job per repeat, toy one job for both repeats. A per-repeat job runs
     and writes the same scores as a job of both repeats."""
-    from stratbench.study import EVALUATE_PER_REPEAT_S, Study
+    from stratbench.plans import EVALUATE_PER_REPEAT_S, plan
+    from stratbench.study import Study
 
     config = tiny_config(mirror, classifiers={"clr": {"params": {"n_estimators": 200}}, "br": {}})
-    study = Study.checked(config)
-    assert study.evaluation_seconds("emotions", "clr") >= EVALUATE_PER_REPEAT_S > study.evaluation_seconds("toy", "clr")
-    assert study.evaluate_per_repeat("emotions") and not study.evaluate_per_repeat("toy")
+    sizes = plan(Study.checked(config))
+    assert sizes.evaluation_seconds("emotions", "clr") >= EVALUATE_PER_REPEAT_S > sizes.evaluation_seconds("toy", "clr")
+    assert sizes.evaluate_per_repeat("emotions") and not sizes.evaluate_per_repeat("toy")
     jobs = planned_jobs(run_snakemake(tmp_path, config, "-n", "--cores", "1"))
     assert jobs.get("evaluate") == 2 * 2 * 2  # emotions: (stratifiers × classifiers) × repeats
     assert jobs.get("evaluate_repeats") == 2 * 2  # toy: stratifiers × classifiers, both repeats in one job

@@ -128,7 +128,8 @@ def read_config(path: str | Path) -> dict:
 def check_study(study) -> None:
     """What the schema cannot check, before any job runs: datasets in the registry (or files that
     exist), n_splits no larger than any dataset, methods that resolve and take their parameters,
-    groups that name datasets of the study."""
+    groups that name datasets of the study; then the checks of the keys of the study's kind
+    (:data:`KIND_CHECKS`)."""
     k = study.n_splits
     for d in study.datasets:
         m = study.mulan_name(d)
@@ -163,6 +164,18 @@ def check_study(study) -> None:
         for name, spec in methods.items():
             if spec.get("params") or (kind == "classifier" and study.forest):
                 _try_method_once(study, kind, name, spec)
+    if len(study.config.get("split_seeds") or study.repeats) < len(study.repeats):
+        raise StratbenchError(f"config: split_seeds has {len(study.config['split_seeds'])} seeds for "
+                              f"{len(study.repeats)} repeats")
+    for group, members in (study.config.get("dataset_groups") or {}).items():
+        unknown = sorted(set(members) - set(study.datasets))
+        if unknown:
+            raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
+    KIND_CHECKS[study.kind](study)
+
+
+def check_benchmark(study) -> None:
+    """A benchmark: the paper it reproduces, the repeats and stratifiers its classifiers are evaluated on."""
     if study.reproduces is not None:
         try:
             papers.get(study.reproduces)  # a registered paper, or one by dotted path (imported and registered)
@@ -175,21 +188,16 @@ def check_study(study) -> None:
     unknown = sorted(set(study.classifier_stratifiers) - set(study.stratifiers))
     if unknown:
         raise StratbenchError(f"config: classifier_stratifiers names stratifiers not in `stratifiers`: {unknown}")
-    if len(study.config.get("split_seeds") or study.repeats) < len(study.repeats):
-        raise StratbenchError(f"config: split_seeds has {len(study.config['split_seeds'])} seeds for "
-                              f"{len(study.repeats)} repeats")
+
+
+def check_grid(study) -> None:
+    """A grid: the datasets of its optimality gap."""
     unknown = sorted(set(study.optimum.get("datasets", [])) - set(study.datasets))
     if unknown:
         raise StratbenchError(f"config: grid.optimum.datasets names unknown datasets {unknown}")
-    for group, members in (study.config.get("dataset_groups") or {}).items():
-        unknown = sorted(set(members) - set(study.datasets))
-        if unknown:
-            raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
-    if study.kind == "cv_error":
-        _check_cv_error(study)
 
 
-def _check_cv_error(study) -> None:
+def check_cv_error(study) -> None:
     """A "does it matter" study: a truth pool of ``min_pool`` rows beside every development sample, k no larger
     than the smallest sample, its baseline among the stratifiers."""
     cv = study.cv_error
@@ -210,6 +218,11 @@ def _check_cv_error(study) -> None:
             raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development sample of "
                                   f"{max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
                                   "(cv_error.min_pool)")
+
+
+KIND_CHECKS = {"benchmark": check_benchmark, "grid": check_grid, "cv_error": check_cv_error}
+"""The checks of the keys only one kind of study reads (the schema has checked their types)."""
+
 
 def _check_mirror(study) -> None:
     """The MULAN datasets the workflow has not cached yet come from the mirror when one is set: a mirror folder

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratbench import StratbenchError, classifiers, stratifiers
-from stratbench.classifiers._forests import shape_forest_seconds
 from stratbench.config import check_study, locate, read_config, validate_config
 from stratbench.datasets import generate_synthetic, load_mulan, registry
 from stratbench.datasets import load_dataset as load_npz
@@ -27,13 +26,6 @@ from stratbench.stats import with_all_group
 GENERATED = {"synthetic": generate_synthetic, "random_labels": generate_random_labels,  # dataset kinds made locally
              "grouped_labels": generate_grouped_labels}
 LOCAL = "files"  # a user's own dataset: its files
-# a label matrix of this many cells or more is split one repeat a job (its splits take minutes, and the repeats
-# then run side by side); every smaller one all repeats in one job (its splits take milliseconds to seconds)
-SPLIT_PER_REPEAT_CELLS = 10**8
-# a dataset whose evaluation by some classifier would take this many seconds a repeat or more (by the shape
-# estimate, generous) is evaluated one repeat a job; a smaller one every repeat of a (dataset, stratifier,
-# classifier) in one job, so that its forests, not the job's start-up (about 2 s: scikit-learn), fill the job
-EVALUATE_PER_REPEAT_S = 30.0
 REGISTRIES = {"stratifier": stratifiers, "classifier": classifiers}
 
 
@@ -208,60 +200,6 @@ class Study:
     def grouped(self, dataset: str) -> bool:
         """Whether the dataset is split by groups: its own (``grouped_labels``) or made (``groups:``)."""
         return self.entries[dataset].grouped
-
-    def split_per_repeat(self, dataset: str) -> bool:
-        """Whether the dataset's splits run one repeat a job (a label matrix of at least
-        :data:`SPLIT_PER_REPEAT_CELLS` cells) rather than every repeat in one job."""
-        examples, labels = self.shape(dataset)
-        return examples * labels >= SPLIT_PER_REPEAT_CELLS
-
-    def evaluation_seconds(self, dataset: str, classifier: str) -> float:
-        """A repeat's forests of ``classifier`` on ``dataset`` from its shape alone: k folds × the classifier's
-        forests a fold (:meth:`~stratbench.classifiers._base.MultilabelClassifier.fold_forests`) × a
-        binary forest on the training rows (:func:`~stratbench.classifiers._forests.shape_forest_seconds`)."""
-        examples, labels = self.shape(dataset)
-        model = self.classifier(classifier)
-        trees = int(getattr(model, "n_estimators", 100))
-        rows = examples * (self.n_splits - 1) // self.n_splits
-        forests = model.fold_forests(examples, labels) if hasattr(model, "fold_forests") else labels  # a duck-typed class
-        return self.n_splits * forests * shape_forest_seconds(rows, 2, trees)
-
-    def evaluate_per_repeat(self, dataset: str) -> bool:
-        """Whether the dataset is evaluated one repeat a job (some classifier's repeat takes at least
-        :data:`EVALUATE_PER_REPEAT_S` by :meth:`evaluation_seconds`) rather than every repeat of a (dataset,
-        stratifier, classifier) in one job. Decided per dataset, so that a score file has one rule."""
-        return any(self.evaluation_seconds(dataset, c) >= EVALUATE_PER_REPEAT_S
-                   for c in self.classifiers if dataset in self.classifier_datasets(c))
-
-    def classifier_datasets(self, classifier: str) -> list[str]:
-        """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
-        limit = self.classifiers[classifier].get("max_labels")
-        return [d for d in self.datasets if limit is None or self.shape(d)[1] <= limit]
-
-    def evaluated_classifiers(self) -> list[str]:
-        """The classifiers that run on some dataset of the study (``max_labels`` may leave one none)."""
-        return [c for c in self.classifiers if self.classifier_datasets(c)]
-
-    def rank_counts(self) -> dict[str, int]:
-        """fold_quality and each evaluated classifier, with the number of datasets its ranks are over."""
-        return {"fold_quality": len(self.datasets), **{c: len(self.classifier_datasets(c))
-                                                      for c in self.evaluated_classifiers()}}
-
-    def ranked_subjects(self) -> list[str]:
-        """The subjects of the rank bars and CD diagrams: fold_quality and the classifiers ranked over two
-        datasets or more (over one, every rank is a single draw and no test can separate two methods)."""
-        return [s for s, n in self.rank_counts().items() if n >= 2]
-
-    def ranked_classifiers(self) -> list[str]:
-        """The classifiers among :meth:`ranked_subjects`: each has its rank bars and CD diagram."""
-        return [s for s in self.ranked_subjects() if s != "fold_quality"]
-
-    def network_datasets(self) -> list[str]:
-        """The datasets of the network-stability part (``network_stability: {max_labels: …}`` restricts it)."""
-        if not self.network_stability:
-            return []
-        limit = self.network_max_labels
-        return [d for d in self.datasets if limit is None or self.shape(d)[1] <= limit]
 
     def load_dataset(self, dataset: str, workdir: str | Path = "."):
         """The dataset from the workflow's cache under ``workdir`` when it exists, else generated,

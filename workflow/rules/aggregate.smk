@@ -1,6 +1,6 @@
 rule gather_scores:
     input:
-        score_files(),
+        PLAN.score_files(),
     output:
         f"{study.results}/tables/scores.csv",
     log:
@@ -47,7 +47,7 @@ rule paper_tables:
         **({"fold_quality_papers": f"{study.results}/tables/fold_quality_papers.md"} if study.reproduces else {}),
         document=f"{study.results}/tables/paper/tables.tex",
         markdown=f"{study.results}/tables/paper_tables.md",
-        tables=paper_table_files(),
+        tables=PLAN.paper_table_files(),
         html=[
             report(
                 f"{study.results}/tables/paper/{name}.html",

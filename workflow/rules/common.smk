@@ -7,13 +7,12 @@ from pathlib import Path
 import stratbench
 from snakemake.logging import logger
 from stratbench import cost, papers
-from stratbench.papers import tables as paper_tables
 from stratbench._snakemake import use_import_paths
-from stratbench.study_figures import file_stem
 from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
 from stratbench.cv_error.run import learners_of
 from stratbench.datasets.local import file_list as local_files
+from stratbench.plans import plan
 from stratbench.provenance import record_run
 from stratbench.study import Study
 
@@ -23,19 +22,27 @@ use_import_paths(config.get("import_paths"))  # folders holding a user's own met
 # the schema (one line naming a bad key, with its file, line and column), then what it cannot check (datasets,
 # n_splits, methods and their parameters): every config error stops here, before any job runs
 study = Study.checked(config, files=workflow.configfiles or ["config/config.yaml"])
+PLAN = plan(study)  # what the study's kind makes (its targets), how its jobs are sized, its rule files
 
 MULAN_USED = sorted({study.mulan_name(d) for d in study.datasets} - {None})
 # what a figure's look depends on, a parameter of every figure job: changing it redraws the figures
 FIGURE_STYLE = {"figures": config.get("figures") or {}, "stratifiers": list(study.stratifiers)}
 GENERATED_USED = [d for d in study.datasets if study.generated_spec(d)]
 LOCAL_USED = [d for d in study.datasets if study.local_spec(d)]  # a user's own files
-EVALUATED = study.evaluated_classifiers()  # the classifiers that run on some dataset
-RANKED = study.ranked_subjects()  # fold_quality and classifiers with rank figures: ranks over 2+ datasets
-RANKED_CLASSIFIERS = study.ranked_classifiers()
-SPLIT_PER_REPEAT = [d for d in study.datasets if study.split_per_repeat(d)]  # a job per repeat: large label matrices
-SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
-EVALUATE_PER_REPEAT = [d for d in study.datasets if study.evaluate_per_repeat(d)]  # large forests: a job per repeat
-EVALUATE_TOGETHER = [d for d in study.datasets if d not in EVALUATE_PER_REPEAT]  # every repeat in one job
+if study.kind == "benchmark":  # what the benchmark kind's rule files read
+    EVALUATED = PLAN.evaluated_classifiers()  # the classifiers that run on some dataset
+    RANKED = PLAN.ranked_subjects()  # fold_quality and classifiers with rank figures: ranks over 2+ datasets
+    RANKED_CLASSIFIERS = PLAN.ranked_classifiers()
+    SPLIT_PER_REPEAT = [d for d in study.datasets if PLAN.split_per_repeat(d)]  # a job per repeat: large label matrices
+    SPLIT_TOGETHER = [d for d in study.datasets if d not in SPLIT_PER_REPEAT]  # every repeat in one job
+    EVALUATE_PER_REPEAT = [d for d in study.datasets if PLAN.evaluate_per_repeat(d)]  # large forests: a job per repeat
+    EVALUATE_TOGETHER = [d for d in study.datasets if d not in EVALUATE_PER_REPEAT]  # every repeat in one job
+    PAPER_TABLES = (
+        PLAN.paper_tables()
+    )  # as the papers declare them (stratbench.papers): each paper's, then every study's
+    for subject, n in PLAN.rank_counts().items():
+        if subject not in RANKED:
+            logger.info(f"{subject}: no rank figures or CD diagrams: ranks over {n} dataset compare nothing")
 
 
 def _alternatives(names):
@@ -93,28 +100,6 @@ def method_sources(kind, name):
     return sorted(files)
 
 
-def score_files():
-    return [
-        f"{study.results}/scores/{d}/{s}/{c}/rep{r}.csv"
-        for c in study.classifiers
-        for d in study.classifier_datasets(c)
-        for s in study.classifier_stratifiers
-        for r in study.classifier_repeats
-    ]
-
-
-# the paper tables, as the papers declare them (stratbench.papers): each paper's, then every study's
-PAPER_TABLES = paper_tables.table_names(study.reproduces, EVALUATED if study.classifiers else ())
-
-
-def paper_table_files():
-    return expand(f"{study.results}/tables/paper/{{name}}.{{ext}}", name=PAPER_TABLES, ext=["csv", "md", "tex"])
-
-
-def figures(*stems):
-    return expand(f"{study.results}/figures/{{stem}}.{{ext}}", stem=stems, ext=["png", "pdf"])
-
-
 def paper_table_inputs(wildcards):
     """The tables the paper tables are made from (the score tables only in a study with classifiers)."""
     tables = f"{study.results}/tables"
@@ -162,13 +147,6 @@ def cv_files(kind):
 
 
 CV_PARTS = ("stats", "choices", "splits", "theory")  # what a cv_estimates job writes (stratbench.cv_error.run)
-CV_DRAWN = (  # (recipe, subject) of the study's figures (stratbench.study_figures)
-    ("cv_error_decomposition", "pooled"),
-    ("cv_error_decomposition", "part_mean"),
-    ("cv_error_count_model", ""),
-    ("cv_error_model_choice", ""),
-)
-CV_FIGURES = tuple(file_stem(*drawn) for drawn in CV_DRAWN)
 
 
 def cv_learners(dataset, m):
@@ -179,19 +157,6 @@ def cv_learners(dataset, m):
 def cv_truth_learners(dataset, m):
     """The cell's learners and the model-selection task's candidates, whose truths its tables need."""
     return list(dict.fromkeys([*cv_learners(dataset, m), *SELECTION]))
-
-
-def job_outputs(*kinds):
-    """Every (dataset, stratifier, repeat) job's file of each kind (config/README.md lists them): targets of
-    the study, so that one deleted from a finished study is made again by a plain run."""
-    suffix = {"folds": "npz"}
-    return [
-        f"{study.results}/{kind}/{d}/{s}/rep{r}.{suffix.get(kind, 'csv')}"
-        for kind in kinds
-        for d in (study.network_datasets() if kind == "network" else study.datasets)
-        for s in study.stratifiers
-        for r in study.repeats
-    ]
 
 
 def subject_figures(kind, subjects, caption, category, label, under_classifier=False):
@@ -208,79 +173,3 @@ def subject_figures(kind, subjects, caption, category, label, under_classifier=F
         png = report(f"{study.results}/figures/{kind}_{s}.png", caption=caption, category=category, **where)
         outputs += [png, f"{study.results}/figures/{kind}_{s}.pdf"]
     return outputs
-
-
-def grid_outputs():
-    """What a grid study makes: its tables, CD diagrams per k, recommendation (and optimality gap)."""
-    tables = f"{study.results}/tables"
-    return [
-        *expand(
-            f"{study.results}/grid/{{dataset}}/{{stratifier}}.csv", dataset=study.datasets, stratifier=study.stratifiers
-        ),
-        f"{tables}/dataset_statistics.csv",
-        f"{tables}/grid_ranks.md",
-        f"{study.results}/report/recommendation.md",
-        *expand(
-            f"{study.results}/figures/grid_critical_difference_k{{k}}.{{ext}}", k=study.grid_ks, ext=["png", "pdf"]
-        ),
-        *([f"{tables}/grid_gap.md", f"{study.results}/figures/grid_gap.png"] if study.optimum else []),
-    ]
-
-
-def cv_error_outputs():
-    """What a cv_error study makes: its tables, figures and verdict."""
-    return [
-        f"{study.results}/tables/dataset_statistics.csv",
-        f"{study.results}/report/does_it_matter.md",
-        *figures(*CV_FIGURES),
-    ]
-
-
-def all_outputs():
-    """The default target: what the study's kind makes (one target list per kind of study)."""
-    return {"benchmark": benchmark_outputs, "grid": grid_outputs, "cv_error": cv_error_outputs}[study.kind]()
-
-
-def benchmark_outputs():
-    """What a benchmark study makes: folds, fold quality, scores, their tables and figures, the paper's report."""
-    tables = f"{study.results}/tables"
-    outputs = [
-        *job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),
-        f"{tables}/dataset_statistics.csv",
-        f"{tables}/fold_quality.csv",
-        f"{tables}/fold_quality_summary.md",
-        f"{tables}/stratifier_runtime.csv",
-        *([f"{tables}/fold_quality_papers.md"] if study.reproduces else []),
-        f"{tables}/fold_quality_ranks.csv",
-        f"{tables}/paper_tables.md",
-        f"{tables}/paper/tables.tex",
-        *paper_table_files(),
-        *figures(
-            *(f"{kind}_fold_quality" for kind in ("rank_bars", "critical_difference") if "fold_quality" in RANKED),
-            "stratifier_runtime",
-            *(f"label_shares_{d}" for d in study.datasets),
-        ),
-    ]
-    for subject, n in study.rank_counts().items():
-        if subject not in RANKED:
-            logger.info(f"{subject}: no rank figures or CD diagrams: ranks over {n} dataset compare nothing")
-    if study.network_stability:
-        outputs.append(f"{tables}/network_stability_summary.md")
-    if study.reproduces:
-        outputs.append(f"{study.results}/report/reproduction.md")
-        if papers.get(study.reproduces).judges_claims_by_ranks:
-            outputs += figures("paper_claims")
-    if not study.classifiers:  # a fold-quality-only study
-        return outputs
-    return outputs + [
-        *score_files(),
-        f"{tables}/scores.csv",
-        f"{tables}/summary.csv",
-        f"{tables}/summary.md",
-        f"{tables}/average_ranks.csv",
-        f"{tables}/friedman_nemenyi.csv",
-        *figures(
-            *(f"{kind}_{c}" for c in EVALUATED for kind in ("std_by_stratifier", "fold_distribution")),
-            *(f"{kind}_{c}" for c in RANKED_CLASSIFIERS for kind in ("rank_bars", "critical_difference")),
-        ),
-    ]

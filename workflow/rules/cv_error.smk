@@ -89,7 +89,7 @@ rule plot_cv_error:
     output:
         *[
             path
-            for name in CV_FIGURES
+            for name in PLAN.figure_stems()
             for path in (
                 report(
                     f"{study.results}/figures/{name}.png",
@@ -108,7 +108,7 @@ rule plot_cv_error:
     params:
         style=FIGURE_STYLE,
         baseline=study.cv_error.get("baseline"),
-        drawn=CV_DRAWN,
+        drawn=PLAN.drawn,
     script:
         "../scripts/plot_figure.py"
 

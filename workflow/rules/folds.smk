@@ -32,7 +32,7 @@ rule make_folds_per_repeat:
         data=lambda w: study.dataset_file(w.dataset),
         code=lambda w: method_sources("stratifier", w.stratifier) + code("measures/fold_quality.py", "labels"),
     output:
-        # a dataset of at least stratbench.study.SPLIT_PER_REPEAT_CELLS cells: one repeat a job, side by side
+        # a dataset of at least stratbench.plans.SPLIT_PER_REPEAT_CELLS cells: one repeat a job, side by side
         folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
         runtime=f"{study.results}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
         quality=f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",

@@ -23,7 +23,7 @@ rule gather_network_stability:
     input:
         expand(
             f"{study.results}/network/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
-            dataset=study.network_datasets(),
+            dataset=PLAN.network_datasets(),
             stratifier=study.stratifiers,
             repeat=study.repeats,
         ),

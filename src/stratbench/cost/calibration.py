@@ -33,6 +33,7 @@ from stratbench.datasets import load_dataset, save_dataset
 from stratbench.datasets.groups import dataset_groups
 from stratbench.labels import label_combinations
 from stratbench.measures.fold_quality import fold_quality
+from stratbench.plans import BenchmarkPlan
 from stratbench.stratifiers import timed_fold_ids
 from stratbench.study import Study
 
@@ -229,7 +230,8 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
     fold_quality(Y, folds, k, comb=comb)
     fold_quality_s = time.perf_counter() - start + (0.0 if study.grid else combinations_s)
     network_s = 0.0
-    if dataset in study.network_datasets():
+    parts = BenchmarkPlan(study)  # which datasets a benchmark's network part and classifiers run on
+    if dataset in parts.network_datasets():
         from stratbench.network import network_stability  # networkx, for a study with the network part
 
         start = time.perf_counter()
@@ -237,7 +239,7 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
         network_s = time.perf_counter() - start
     forests, X, layout = {}, ds.X, "dense" if not sp.issparse(ds.X) else "sparse"
     test = folds == 0
-    for c in [c for c in study.classifiers if dataset in study.classifier_datasets(c)]:
+    for c in [c for c in study.classifiers if dataset in parts.classifier_datasets(c)]:
         model = study.classifier(c, random_state=0)
         if not hasattr(model, "forest_tasks"):
             log(f"  {dataset} {c}: not a forest classifier; its cost is not estimated")

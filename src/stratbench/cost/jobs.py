@@ -26,6 +26,7 @@ import stratbench
 from stratbench import StratbenchError, classifiers
 from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, job_startup_seconds
 from stratbench.cost.requests import BASE_MB, EVALUATION_RULES, WORKER_MB, cost_model
+from stratbench.plans import BenchmarkPlan
 from stratbench.study import Study
 
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
@@ -100,7 +101,8 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
     :data:`~stratbench.cost.calibration.STARTUP_IMPORTS` (a kind not given: ``"job"``'s)."""
     k, repeats = study.n_splits, study.repeats
     kinds = {rule: cost_model(rule) for rule in planned}
-    network = set(study.network_datasets())
+    benchmark = BenchmarkPlan(study)  # a benchmark's job sizes and parts (the other kinds have none of them)
+    network = set(benchmark.network_datasets())
     startup = startups["job"]
     light, net_startup, agg_startup = (startups.get(kind, startup) for kind in ("split", "network", "aggregate"))
     jobs = []
@@ -130,8 +132,8 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
                                            + (16 * (c.examples - m) * m / 1e6 if part == "truth" else 0)),
                                 after=("dataset",)))
             continue
-        per_repeat = study.split_per_repeat(d)  # a large label matrix: a fold job per repeat, side by side
-        evaluate_per_repeat = study.evaluate_per_repeat(d)  # large forests: an evaluation job per repeat
+        per_repeat = benchmark.split_per_repeat(d)  # a large label matrix: a fold job per repeat, side by side
+        evaluate_per_repeat = benchmark.evaluate_per_repeat(d)  # large forests: an evaluation job per repeat
         for s, split_s in c.stratifier_s.items():  # else one fold job per (dataset, stratifier): every repeat's split
             for r in repeats if per_repeat else [-1]:
                 folds_s = light + c.load_s + (1 if per_repeat else len(repeats)) * (split_s + c.fold_quality_s)
@@ -162,7 +164,8 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
 
 def figures_per_job(study: Study) -> dict[str, int]:
     """The figures that each job of the figure rules drawing several draws (workflow/rules/figures.smk)."""
-    evaluated, ranked = len(study.evaluated_classifiers()), len(study.ranked_classifiers())
+    benchmark = BenchmarkPlan(study)
+    evaluated, ranked = len(benchmark.evaluated_classifiers()), len(benchmark.ranked_classifiers())
     return {"plot_std_by_stratifier": evaluated, "plot_fold_distribution": evaluated,
             "plot_rank_bars": ranked, "plot_cd_diagrams": ranked, "plot_fold_quality_ranks": 2}
 

@@ -1,0 +1,206 @@
+"""What each kind of study makes: one plan per ``kind`` of the config (``benchmark``, ``grid``, ``cv_error``).
+
+A plan owns, for its kind, the workflow's default target (:meth:`Plan.targets`: every file the study makes, so a
+file deleted from a finished study is made again by a plain run), the rule files it runs (beyond the shared
+``common`` and ``datasets``), and where it has them the sizes of its jobs and what its figures are of: read by the
+workflow (``workflow/rules/common.smk``) and by ``stratbench estimate`` alike. :func:`plan` gives a study's plan.
+The checks of a kind's keys are :data:`stratbench.config.KIND_CHECKS` (run by every :meth:`Study.checked`).
+A new kind of study is a :class:`Plan` subclass here, its rule file, its keys in the config schema and their check.
+"""
+
+from __future__ import annotations
+
+from stratbench import papers
+from stratbench.classifiers._forests import shape_forest_seconds
+from stratbench.papers import tables as paper_tables
+from stratbench.study import Study
+from stratbench.study_figures import file_stem
+
+# a label matrix of this many cells or more is split one repeat a job (its splits take minutes, and the repeats
+# then run side by side); every smaller one all repeats in one job (its splits take milliseconds to seconds)
+SPLIT_PER_REPEAT_CELLS = 10**8
+# a dataset whose evaluation by some classifier would take this many seconds a repeat or more (by the shape
+# estimate, generous) is evaluated one repeat a job; a smaller one every repeat of a (dataset, stratifier,
+# classifier) in one job, so that its forests, not the job's start-up (about 2 s: scikit-learn), fill the job
+EVALUATE_PER_REPEAT_S = 30.0
+
+
+class Plan:
+    """What a study of one kind makes (``targets``) and the rule files it runs (``rule_files``: names under
+    ``workflow/rules``)."""
+
+    kind = ""
+    rule_files: tuple[str, ...] = ()
+
+    def __init__(self, study: Study):
+        self.study = study
+        self.results = study.results
+
+    def targets(self) -> list[str]:
+        raise NotImplementedError(f"{type(self).__name__}.targets")
+
+    def figure_files(self, *stems: str) -> list[str]:
+        """Each figure's PNG and PDF under ``results/<study>/figures``."""
+        return [f"{self.results}/figures/{stem}.{ext}" for stem in stems for ext in ("png", "pdf")]
+
+
+class BenchmarkPlan(Plan):
+    """Folds of every (dataset, stratifier, repeat), their quality, the classifiers' scores on them, the tables
+    and figures of both, and the report of the paper the study reproduces."""
+
+    kind = "benchmark"
+    rule_files = ("folds", "fold_quality", "evaluate", "network", "aggregate", "figures", "report")
+
+    # --- job sizes ---------------------------------------------------------------------------------
+
+    def split_per_repeat(self, dataset: str) -> bool:
+        """Whether the dataset's splits run one repeat a job (a label matrix of at least
+        :data:`SPLIT_PER_REPEAT_CELLS` cells) rather than every repeat in one job."""
+        examples, labels = self.study.shape(dataset)
+        return examples * labels >= SPLIT_PER_REPEAT_CELLS
+
+    def evaluation_seconds(self, dataset: str, classifier: str) -> float:
+        """A repeat's forests of ``classifier`` on ``dataset`` from its shape alone: k folds × the classifier's
+        forests a fold (:meth:`~stratbench.classifiers._base.MultilabelClassifier.fold_forests`) × a
+        binary forest on the training rows (:func:`~stratbench.classifiers._forests.shape_forest_seconds`)."""
+        study = self.study
+        examples, labels = study.shape(dataset)
+        model = study.classifier(classifier)
+        trees = int(getattr(model, "n_estimators", 100))
+        rows = examples * (study.n_splits - 1) // study.n_splits
+        forests = model.fold_forests(examples, labels) if hasattr(model, "fold_forests") else labels  # a duck-typed class
+        return study.n_splits * forests * shape_forest_seconds(rows, 2, trees)
+
+    def evaluate_per_repeat(self, dataset: str) -> bool:
+        """Whether the dataset is evaluated one repeat a job (some classifier's repeat takes at least
+        :data:`EVALUATE_PER_REPEAT_S` by :meth:`evaluation_seconds`) rather than every repeat of a (dataset,
+        stratifier, classifier) in one job. Decided per dataset, so that a score file has one rule."""
+        return any(self.evaluation_seconds(dataset, c) >= EVALUATE_PER_REPEAT_S
+                   for c in self.study.classifiers if dataset in self.classifier_datasets(c))
+
+    # --- what its parts and figures are of -----------------------------------------------------------
+
+    def classifier_datasets(self, classifier: str) -> list[str]:
+        """The datasets a classifier runs on (``max_labels`` restricts it, e.g. CLR to < 50 labels)."""
+        limit = self.study.classifiers[classifier].get("max_labels")
+        return [d for d in self.study.datasets if limit is None or self.study.shape(d)[1] <= limit]
+
+    def evaluated_classifiers(self) -> list[str]:
+        """The classifiers that run on some dataset of the study (``max_labels`` may leave one none)."""
+        return [c for c in self.study.classifiers if self.classifier_datasets(c)]
+
+    def rank_counts(self) -> dict[str, int]:
+        """fold_quality and each evaluated classifier, with the number of datasets its ranks are over."""
+        return {"fold_quality": len(self.study.datasets),
+                **{c: len(self.classifier_datasets(c)) for c in self.evaluated_classifiers()}}
+
+    def ranked_subjects(self) -> list[str]:
+        """The subjects of the rank bars and CD diagrams: fold_quality and the classifiers ranked over two
+        datasets or more (over one, every rank is a single draw and no test can separate two methods)."""
+        return [s for s, n in self.rank_counts().items() if n >= 2]
+
+    def ranked_classifiers(self) -> list[str]:
+        """The classifiers among :meth:`ranked_subjects`: each has its rank bars and CD diagram."""
+        return [s for s in self.ranked_subjects() if s != "fold_quality"]
+
+    def network_datasets(self) -> list[str]:
+        """The datasets of the network-stability part (``network_stability: {max_labels: …}`` restricts it)."""
+        study = self.study
+        if not study.network_stability:
+            return []
+        return [d for d in study.datasets if study.network_max_labels is None
+                or study.shape(d)[1] <= study.network_max_labels]
+
+    # --- its files ------------------------------------------------------------------------------------
+
+    def job_outputs(self, *kinds: str) -> list[str]:
+        """Every (dataset, stratifier, repeat) job's file of each kind (config/README.md lists them)."""
+        suffix = {"folds": "npz"}
+        study = self.study
+        return [f"{self.results}/{kind}/{d}/{s}/rep{r}.{suffix.get(kind, 'csv')}" for kind in kinds
+                for d in (self.network_datasets() if kind == "network" else study.datasets)
+                for s in study.stratifiers for r in study.repeats]
+
+    def score_files(self) -> list[str]:
+        study = self.study
+        return [f"{self.results}/scores/{d}/{s}/{c}/rep{r}.csv" for c in study.classifiers
+                for d in self.classifier_datasets(c) for s in study.classifier_stratifiers for r in study.classifier_repeats]
+
+    def paper_tables(self) -> list[str]:
+        """The paper tables, as the papers declare them (:mod:`stratbench.papers`): the paper's, then every study's."""
+        return paper_tables.table_names(self.study.reproduces, self.evaluated_classifiers() if self.study.classifiers else ())
+
+    def paper_table_files(self) -> list[str]:
+        return [f"{self.results}/tables/paper/{name}.{ext}" for name in self.paper_tables() for ext in ("csv", "md", "tex")]
+
+    def targets(self) -> list[str]:
+        study, tables = self.study, f"{self.results}/tables"
+        ranked = self.ranked_subjects()
+        outputs = [
+            *self.job_outputs("folds", "runtime", "fold_quality", *(["network"] if study.network_stability else [])),
+            f"{tables}/dataset_statistics.csv", f"{tables}/fold_quality.csv", f"{tables}/fold_quality_summary.md",
+            f"{tables}/stratifier_runtime.csv", *([f"{tables}/fold_quality_papers.md"] if study.reproduces else []),
+            f"{tables}/fold_quality_ranks.csv", f"{tables}/paper_tables.md", f"{tables}/paper/tables.tex",
+            *self.paper_table_files(),
+            *self.figure_files(*(f"{kind}_fold_quality" for kind in ("rank_bars", "critical_difference")
+                                 if "fold_quality" in ranked),
+                               "stratifier_runtime", *(f"label_shares_{d}" for d in study.datasets)),
+        ]
+        if study.network_stability:
+            outputs.append(f"{tables}/network_stability_summary.md")
+        if study.reproduces:
+            outputs.append(f"{self.results}/report/reproduction.md")
+            if papers.get(study.reproduces).judges_claims_by_ranks:
+                outputs += self.figure_files("paper_claims")
+        if not study.classifiers:  # a fold-quality-only study
+            return outputs
+        return outputs + [
+            *self.score_files(), f"{tables}/scores.csv", f"{tables}/summary.csv", f"{tables}/summary.md",
+            f"{tables}/average_ranks.csv", f"{tables}/friedman_nemenyi.csv",
+            *self.figure_files(*(f"{kind}_{c}" for c in self.evaluated_classifiers()
+                                 for kind in ("std_by_stratifier", "fold_distribution")),
+                               *(f"{kind}_{c}" for c in self.ranked_classifiers() for kind in ("rank_bars", "critical_difference"))),
+        ]
+
+
+class GridPlan(Plan):
+    """Fold quality over a grid of k and seeds, its ranks and tests per k, the recommendation, and where
+    ``grid.optimum`` asks for it each stratifier's distance from the best split possible."""
+
+    kind = "grid"
+    rule_files = ("grid",)
+
+    def targets(self) -> list[str]:
+        study, tables = self.study, f"{self.results}/tables"
+        return [
+            *(f"{self.results}/grid/{d}/{s}.csv" for d in study.datasets for s in study.stratifiers),
+            f"{tables}/dataset_statistics.csv", f"{tables}/grid_ranks.md", f"{self.results}/report/recommendation.md",
+            *self.figure_files(*(file_stem("grid_critical_difference", str(k)) for k in study.grid_ks)),
+            *([f"{tables}/grid_gap.md", f"{self.results}/figures/grid_gap.png"] if study.optimum else []),
+        ]
+
+
+class CvErrorPlan(Plan):
+    """"Does it matter?": the CV estimates of every (dataset, size, stratifier) against the truth, the error
+    table, its figures and the verdict."""
+
+    kind = "cv_error"
+    rule_files = ("cv_error",)
+    drawn = (("cv_error_decomposition", "pooled"), ("cv_error_decomposition", "part_mean"),
+             ("cv_error_count_model", ""), ("cv_error_model_choice", ""))
+    """(recipe, subject) of the study's figures (:mod:`stratbench.study_figures`), in the order its job draws them."""
+
+    def figure_stems(self) -> list[str]:
+        return [file_stem(*drawn) for drawn in self.drawn]
+
+    def targets(self) -> list[str]:
+        return [f"{self.results}/tables/dataset_statistics.csv", f"{self.results}/report/does_it_matter.md",
+                *self.figure_files(*self.figure_stems())]
+
+
+PLANS: dict[str, type[Plan]] = {p.kind: p for p in (BenchmarkPlan, GridPlan, CvErrorPlan)}
+
+
+def plan(study: Study) -> Plan:
+    """The plan of ``study``'s kind."""
+    return PLANS[study.kind](study)
