@@ -3,115 +3,70 @@
 # never made apart anyway. Fold quality's rank figures are a job of their own: they do not wait for the
 # classifiers.
 
-if EVALUATED:
+# The figures drawn per classifier, one rule each, made from this table: the rule, the recipe it draws
+# (stratbench.study_figures; its report caption workflow/report/<recipe>.rst), the tables it reads, the
+# classifiers it draws, its report category and label, and whether the report files it under the classifier.
+CLASSIFIER_FIGURES = (
+    ("plot_std_by_stratifier", "std_by_stratifier", ["summary.csv"], EVALUATED, "Evaluation", "std over folds", True),
+    (
+        "plot_fold_distribution",
+        "fold_distribution",
+        ["scores.csv"],
+        EVALUATED,
+        "Evaluation",
+        "values over folds",
+        True,
+    ),
+    (
+        "plot_rank_bars",
+        "rank_bars",
+        ["average_ranks.csv"],
+        RANKED_CLASSIFIERS,
+        "Ranks and tests",
+        "average ranks",
+        False,
+    ),
+    (
+        "plot_cd_diagrams",
+        "critical_difference",
+        ["average_ranks.csv", "friedman_nemenyi.csv"],
+        RANKED_CLASSIFIERS,
+        "Ranks and tests",
+        "critical differences",
+        False,
+    ),
+)
 
-    rule plot_std_by_stratifier:
+for plot, recipe, tables, subjects, category, label, under_classifier in CLASSIFIER_FIGURES:
+    if not subjects:
+        continue
+
+    rule:
+        name:
+            plot
         input:
-            summary=f"{study.results}/tables/summary.csv",
+            *(f"{study.results}/tables/{table}" for table in tables),
             code=code("figures.py", "study_figures.py"),
         output:
             *subject_figures(
-                "std_by_stratifier",
-                EVALUATED,
-                caption="../report/std_by_stratifier.rst",
-                category="Evaluation",
-                label="std over folds",
-                under_classifier=True,
+                recipe,
+                subjects,
+                caption=f"../report/{recipe}.rst",
+                category=category,
+                label=label,
+                under_classifier=under_classifier,
             ),
         log:
-            f"logs/{study.name}/plot_std_by_stratifier.log",
+            f"logs/{study.name}/{plot}.log",
         benchmark:
-            f"{study.results}/benchmarks/plot_std_by_stratifier.tsv"
+            f"{study.results}/benchmarks/{plot}.tsv"
         conda:
             ENV
         resources:
-            **asks("plot_std_by_stratifier"),
+            **asks(plot),
         params:
             style=FIGURE_STYLE,
-            drawn=[("std_by_stratifier", c) for c in EVALUATED],
-        script:
-            "../scripts/plot_figure.py"
-
-    rule plot_fold_distribution:
-        input:
-            scores=f"{study.results}/tables/scores.csv",
-            code=code("figures.py", "study_figures.py"),
-        output:
-            *subject_figures(
-                "fold_distribution",
-                EVALUATED,
-                caption="../report/fold_distribution.rst",
-                category="Evaluation",
-                label="values over folds",
-                under_classifier=True,
-            ),
-        log:
-            f"logs/{study.name}/plot_fold_distribution.log",
-        benchmark:
-            f"{study.results}/benchmarks/plot_fold_distribution.tsv"
-        conda:
-            ENV
-        resources:
-            **asks("plot_fold_distribution"),
-        params:
-            style=FIGURE_STYLE,
-            drawn=[("fold_distribution", c) for c in EVALUATED],
-        script:
-            "../scripts/plot_figure.py"
-
-
-if RANKED_CLASSIFIERS:
-
-    rule plot_rank_bars:
-        input:
-            ranks=f"{study.results}/tables/average_ranks.csv",
-            code=code("figures.py", "study_figures.py"),
-        output:
-            *subject_figures(
-                "rank_bars",
-                RANKED_CLASSIFIERS,
-                caption="../report/rank_bars.rst",
-                category="Ranks and tests",
-                label="average ranks",
-            ),
-        log:
-            f"logs/{study.name}/plot_rank_bars.log",
-        benchmark:
-            f"{study.results}/benchmarks/plot_rank_bars.tsv"
-        conda:
-            ENV
-        resources:
-            **asks("plot_rank_bars"),
-        params:
-            style=FIGURE_STYLE,
-            drawn=[("rank_bars", c) for c in RANKED_CLASSIFIERS],
-        script:
-            "../scripts/plot_figure.py"
-
-    rule plot_cd_diagrams:
-        input:
-            ranks=f"{study.results}/tables/average_ranks.csv",
-            tests=f"{study.results}/tables/friedman_nemenyi.csv",
-            code=code("figures.py", "study_figures.py"),
-        output:
-            *subject_figures(
-                "critical_difference",
-                RANKED_CLASSIFIERS,
-                caption="../report/critical_difference.rst",
-                category="Ranks and tests",
-                label="critical differences",
-            ),
-        log:
-            f"logs/{study.name}/plot_cd_diagrams.log",
-        benchmark:
-            f"{study.results}/benchmarks/plot_cd_diagrams.tsv"
-        conda:
-            ENV
-        resources:
-            **asks("plot_cd_diagrams"),
-        params:
-            style=FIGURE_STYLE,
-            drawn=[("critical_difference", c) for c in RANKED_CLASSIFIERS],
+            drawn=[(recipe, c) for c in subjects],
         script:
             "../scripts/plot_figure.py"
 
