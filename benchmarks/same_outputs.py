@@ -70,9 +70,24 @@ def run(commit: str, cores: int, mirror: str, names) -> Path:
     return tree
 
 
+SECONDS_ROWS = re.compile(rb"^[^\n]*,seconds,[^\n]*\n", re.M)  # a grid job's measured split times (its "seconds" rows)
+LAST_COLUMN = re.compile(rb",[^,\n]*$", re.M)  # an optimum file's solver seconds (its last column)
+
+
+def unmeasured(path: Path) -> bytes:
+    """The file's bytes without what was measured: a report's "Made with" line (the commit, which two commits
+    differ in), a grid job's "seconds" rows, an optimum file's solver seconds."""
+    data = MADE_WITH.sub(b"", path.read_bytes())
+    if path.parent.parent.name == "grid" and path.suffix == ".csv":
+        data = SECONDS_ROWS.sub(b"", data)
+    if path.parent.name == "optimum" and path.suffix == ".csv":
+        data = LAST_COLUMN.sub(b"", data)
+    return data
+
+
 def digests(folder: Path) -> dict[str, str]:
-    """Each file's sha256, a report's "Made with" line (the commit, which two commits differ in) left out."""
-    return {str(p.relative_to(folder)): hashlib.sha256(MADE_WITH.sub(b"", p.read_bytes())).hexdigest()
+    """Each file's sha256, of its bytes without what was measured (:func:`unmeasured`)."""
+    return {str(p.relative_to(folder)): hashlib.sha256(unmeasured(p)).hexdigest()
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
