@@ -102,6 +102,8 @@ def test_every_rule_of_the_workflow_has_a_cost_model_and_the_slurm_groups_hold_t
     workflow = Path(__file__).resolve().parents[1] / "workflow"
     rules = {m for f in workflow.rglob("*.smk") for m in re.findall(r"^\s*rule (\w+):", f.read_text(), re.M)}  # some under an if
     rules |= set(re.findall(r"^rule (\w+):", (workflow / "Snakefile").read_text(), re.M))
+    # the per-classifier plot rules, made from the table CLASSIFIER_FIGURES (rule, recipe, …)
+    rules |= set(re.findall(r'^\s*\(?"(plot_\w+)",', (workflow / "rules" / "figures.smk").read_text(), re.M))
     assert rules == set(cost.RULES)
     with pytest.raises(StratbenchError, match="rule 'new_rule' has no cost model: add it to stratbench.cost"):
         cost.rule_requests("new_rule", None, {})
