@@ -104,6 +104,16 @@ def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | Non
     )
 
 
+def plan_changed(finished: Path, config: dict, *args: str):
+    """A dry run of a changed ``config`` in the ``finished`` study's folder, whose config.yaml (the one it ran
+    with, which later tests read) is put back after."""
+    kept = (finished / "config.yaml").read_bytes()
+    try:
+        return run_snakemake(finished, config, "-n", *args)
+    finally:
+        (finished / "config.yaml").write_bytes(kept)
+
+
 def figure_heights(results: Path) -> dict[str, float]:
     """Every PNG figure a run wrote under ``results`` (its ``figures/``) with its height in inches (pixels over
     the dpi it was saved at), for the page limit ``figures.MAX_HEIGHT``; at least one must exist."""

@@ -6,7 +6,7 @@ import subprocess
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import planned_jobs, run_snakemake, tiny_config
+from conftest import plan_changed, planned_jobs, run_snakemake, tiny_config
 
 pytestmark = pytest.mark.workflow
 
@@ -160,7 +160,7 @@ def test_the_plan_prints_jobs_per_rule_and_a_dry_run_every_job(tmp_path, mirror)
 def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_runs, mirror):
     config = tiny_config(mirror)
     config["classifiers"]["lp"] = {}
-    result = run_snakemake(finished_runs[0], config, "-n", "--cores", "1")
+    result = plan_changed(finished_runs[0], config, "--cores", "1")
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_jobs(result)
     assert jobs.get("evaluate_repeats") == 2 * 2 and "evaluate" not in jobs  # lp on datasets × stratifiers, both repeats
@@ -171,7 +171,7 @@ def test_adding_a_classifier_runs_only_its_jobs_and_the_aggregation(finished_run
 def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_runs, mirror):
     config = tiny_config(mirror)
     config["stratifiers"]["sois"] = {}
-    jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
+    jobs = planned_jobs(plan_changed(finished_runs[0], config, "--cores", "1"))
     assert jobs.get("make_folds") == 2 and jobs.get("evaluate_repeats") == 2  # sois: a fold job and an evaluation per dataset
     assert "parse_mulan" not in jobs
 
@@ -179,11 +179,7 @@ def test_adding_a_stratifier_runs_only_its_jobs_and_the_aggregation(finished_run
 def test_a_new_figure_style_redraws_the_figures_and_nothing_else(finished_runs, mirror):
     config = tiny_config(mirror)
     config["figures"] = {"width": "one"}
-    kept = (finished_runs[0] / "config.yaml").read_bytes()  # the finished run's config, read by later tests
-    try:
-        jobs = planned_jobs(run_snakemake(finished_runs[0], config, "-n", "--cores", "1"))
-    finally:
-        (finished_runs[0] / "config.yaml").write_bytes(kept)
+    jobs = planned_jobs(plan_changed(finished_runs[0], config, "--cores", "1"))
     assert jobs and all(rule.startswith("plot_") or rule in ("all", "report_html") for rule in jobs), jobs
     assert jobs.get("plot_std_by_stratifier") == 1 and "evaluate_repeats" not in jobs and "summarise" not in jobs
 
