@@ -72,16 +72,20 @@ def run(commit: str, cores: int, mirror: str, names) -> Path:
 
 SECONDS_ROWS = re.compile(rb"^[^\n]*,seconds,[^\n]*\n", re.M)  # a grid job's measured split times (its "seconds" rows)
 LAST_COLUMN = re.compile(rb",[^,\n]*$", re.M)  # an optimum file's solver seconds (its last column)
+RUNTIME_ROWS = re.compile(rb"^[^\n]*runtime_s[^\n]*\n", re.M)  # a report's stratifier wall times, shown beside the paper's
 
 
 def unmeasured(path: Path) -> bytes:
     """The file's bytes without what was measured: a report's "Made with" line (the commit, which two commits
-    differ in), a grid job's "seconds" rows, an optimum file's solver seconds."""
+    differ in) and its rows of stratifier wall times, a grid job's "seconds" rows, an optimum file's solver
+    seconds."""
     data = MADE_WITH.sub(b"", path.read_bytes())
     if path.parent.parent.name == "grid" and path.suffix == ".csv":
         data = SECONDS_ROWS.sub(b"", data)
     if path.parent.name == "optimum" and path.suffix == ".csv":
         data = LAST_COLUMN.sub(b"", data)
+    if path.stem == "reproduction" and path.suffix in (".csv", ".md"):
+        data = RUNTIME_ROWS.sub(b"", data)
     return data
 
 
