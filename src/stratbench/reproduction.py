@@ -123,12 +123,13 @@ def _shown(part: pd.DataFrame) -> pd.DataFrame:
     return shown[[c for c in COLUMNS if c == "agrees" or shown[c].astype(str).str.len().gt(0).any()]]
 
 
-def _title(paper: str | Paper, study: str) -> str:
-    return f"Reproduction of {papers.get(paper).name} by the study `{study}`"
+def _title(paper: Paper, study: str) -> str:
+    return f"Reproduction of {paper.name} by the study `{study}`"
 
 
 def reproduction_markdown(report: pd.DataFrame, paper: str | Paper, study: str, made_with: str = "") -> str:
     """The report as Markdown (:func:`sections`)."""
+    paper = papers.get(paper)  # found once: the sections and the title take the Paper
     lines = [f"# {_title(paper, study)}"]
     for s in sections(report, paper, study, made_with):
         lines += ["", f"## {s.title}"] if s.title else []
@@ -145,6 +146,7 @@ def reproduction_markdown(report: pd.DataFrame, paper: str | Paper, study: str, 
 
 def reproduction_html(report: pd.DataFrame, paper: str | Paper, study: str, made_with: str = "") -> str:
     """The report as a self-contained HTML page (for the Snakemake report), the same sections as the Markdown."""
+    paper = papers.get(paper)  # found once: the sections and the title take the Paper
     body = [f"<h1>{html.escape(_title(paper, study)).replace('`', '')}</h1>"]
     for s in sections(report, paper, study, made_with):
         body += [f"<h2>{html.escape(s.title)}</h2>"] if s.title else []
@@ -157,4 +159,4 @@ def reproduction_html(report: pd.DataFrame, paper: str | Paper, study: str, made
                         if len(s.cells) else f"<p>{html.escape(s.empty)}</p>")
         else:
             body.append(f"<p>{html.escape(s.text)}</p>")
-    return html_document(f"Reproduction of {papers.get(paper).name}", "".join(body))
+    return html_document(f"Reproduction of {paper.name}", "".join(body))
