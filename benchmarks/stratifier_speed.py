@@ -30,7 +30,10 @@ OURS = {"IS (ours)": ("iterative", {}), "SOIS (ours)": ("sois", {}),
 # the other stratifiers, run by name but not by default (benchmarks/scaling.py runs every one)
 OTHERS = {"random": ("random", {}), "kfold": ("kfold", {}), "labelset": ("labelset", {}), "ss": ("ss", {}),
           "pmbsrs": ("pmbsrs", {})}
-ALL_OURS = {**OURS, **OTHERS}  # every stratbench stratifier this benchmark can run by name
+# the hybrid's cheaper settings, run by name (benchmarks/extreme_scale.py at Amazon-670K's shape)
+SETTINGS = {"hybrid, IS start": ("hybrid", {"start": "iterative"}),
+            "hybrid, IS start, no polish": ("hybrid", {"start": "iterative", "polish": None})}
+ALL_OURS = {**OURS, **OTHERS, **SETTINGS}  # every stratbench stratifier this benchmark can run by name
 REFERENCES = ["IS iterstrat", "IS skmultilearn", "SOIS skmultilearn"]
 CPU = [0.0]  # the last split's CPU seconds
 
