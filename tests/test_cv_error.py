@@ -174,6 +174,25 @@ def test_the_paired_comparison_by_hand():
     assert not row["significant"]
 
 
+def test_a_zero_split_variance_is_put_down_to_one_split_only_where_the_repeats_give_one():
+    """kfold's repeats give k distinct test sets: it ignores its seed. sois's split variance is 0 in a cell where the
+    baseline's is 0 too (its repeats gave one estimate on every sample): that is not put down to sois's seed."""
+    from stratbench.cv_error.verdict import _no_split_variance
+
+    def cell(stratifier, measure, split_variance, distinct):
+        return dict(stratifier=stratifier, measure=measure, k=5, split_variance=split_variance,
+                    distinct_test_sets=distinct, test_sets=50)
+
+    errors = pd.DataFrame([cell("random", "micro_f1", 0.01, 50.0), cell("random", "subset_accuracy", 0.0, 50.0),
+                           cell("kfold", "micro_f1", 0.0, 5.0), cell("kfold", "subset_accuracy", 0.0, 5.0),
+                           cell("sois", "micro_f1", 0.004, 50.0), cell("sois", "subset_accuracy", 0.0, 49.5)])
+    lines = _no_split_variance(errors, "random")
+    assert lines[0].startswith("`kfold` ignores its seed: every repeat is the same split") and "sois" not in lines[0]
+    assert lines[1].startswith("In 1 of 2 cells `random`'s split variance is 0 too")
+    assert len(lines) == 2
+    assert _no_split_variance(errors[errors["stratifier"] != "kfold"].assign(split_variance=0.01), "random") == []
+
+
 def test_benjamini_hochberg_over_the_whole_grid():
     from stratbench.cv_error.summary import benjamini_hochberg
 

@@ -163,10 +163,25 @@ def _terms(paired: pd.DataFrame, errors: pd.DataFrame, stratifiers: list[str], b
               "something else: the training rows a better estimate is worth). A stratifier can move the bias² too, "
               "not only the split variance: it changes which parts the estimate averages, so its mean given the "
               "sample."]
-    fixed = errors[(errors["split_variance"] == 0) & (errors["stratifier"] != baseline)]["stratifier"].unique()
-    if len(fixed):
-        lines.append(f"{', '.join(f'`{s}`' for s in fixed)} has no split variance in some cells: it ignores its seed, "
-                     "so every repeat is one split, whose luck stays in the sample term.")
+    return lines + _no_split_variance(errors, baseline)
+
+
+def _no_split_variance(errors: pd.DataFrame, baseline: str) -> list[str]:
+    """Why a split variance is 0: a stratifier whose repeats give one split (k distinct test sets in every
+    cell: it ignores its seed), or cells where even the baseline's repeats give one estimate on every sample."""
+    others = errors[errors["stratifier"] != baseline]
+    one_split = [s for s, part in others.groupby("stratifier", sort=False) if (part["distinct_test_sets"] <= part["k"]).all()]
+    lines = []
+    if one_split:
+        names = ", ".join(f"`{s}`" for s in one_split)
+        verb = "ignores its seed" if len(one_split) == 1 else "ignore their seeds"
+        lines.append(f"{names} {verb}: every repeat is the same split (k distinct test sets, not J·k), so the split "
+                     "variance is 0 and the one split's luck stays in the sample term.")
+    base = errors[errors["stratifier"] == baseline]
+    flat = int((base["split_variance"] == 0).sum())
+    if flat:
+        lines.append(f"In {flat} of {len(base)} cells `{baseline}`'s split variance is 0 too: its J repeats gave the same "
+                     "estimate on every sample, and there the split-variance ratio is undefined.")
     return lines
 
 
