@@ -191,6 +191,11 @@ def test_a_zero_split_variance_is_put_down_to_one_split_only_where_the_repeats_g
     assert lines[1].startswith("In 1 of 2 cells `random`'s split variance is 0 too")
     assert len(lines) == 2
     assert _no_split_variance(errors[errors["stratifier"] != "kfold"].assign(split_variance=0.01), "random") == []
+    # one repeat: k test sets for every stratifier, so none is said to ignore its seed
+    single = errors.assign(test_sets=5, distinct_test_sets=5.0)
+    assert _no_split_variance(single, "random") == ["In 1 of 2 cells `random`'s split variance is 0: its J repeats gave "
+                                                    "the same estimate on every sample, and there the split-variance "
+                                                    "ratio is undefined."]
 
 
 def test_benjamini_hochberg_over_the_whole_grid():

@@ -169,8 +169,9 @@ def _terms(paired: pd.DataFrame, errors: pd.DataFrame, stratifiers: list[str], b
 def _no_split_variance(errors: pd.DataFrame, baseline: str) -> list[str]:
     """Why a split variance is 0: a stratifier whose repeats give one split (k distinct test sets in every
     cell: it ignores its seed), or cells where even the baseline's repeats give one estimate on every sample."""
-    others = errors[errors["stratifier"] != baseline]
-    one_split = [s for s, part in others.groupby("stratifier", sort=False) if (part["distinct_test_sets"] <= part["k"]).all()]
+    others = errors[errors["stratifier"] != baseline]  # with one repeat (J·k = k test sets) no seed can show
+    one_split = [s for s, part in others.groupby("stratifier", sort=False)
+                 if (part["distinct_test_sets"] <= part["k"]).all() and (part["test_sets"] > part["k"]).all()]
     lines = []
     if one_split:
         names = ", ".join(f"`{s}`" for s in one_split)
@@ -180,8 +181,8 @@ def _no_split_variance(errors: pd.DataFrame, baseline: str) -> list[str]:
     base = errors[errors["stratifier"] == baseline]
     flat = int((base["split_variance"] == 0).sum())
     if flat:
-        lines.append(f"In {flat} of {len(base)} cells `{baseline}`'s split variance is 0 too: its J repeats gave the same "
-                     "estimate on every sample, and there the split-variance ratio is undefined.")
+        lines.append(f"In {flat} of {len(base)} cells `{baseline}`'s split variance is 0{' too' if one_split else ''}: its "
+                     "J repeats gave the same estimate on every sample, and there the split-variance ratio is undefined.")
     return lines
 
 
