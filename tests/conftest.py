@@ -88,8 +88,9 @@ def tiny_config(mirror, **changes) -> dict:
     return config
 
 
-def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | None = None):
-    """Run Snakemake on ``config`` in ``workdir`` (the dataset cache inside it); return the process."""
+def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | None = None, env: dict | None = None):
+    """Run Snakemake on ``config`` in ``workdir`` (the dataset cache inside it; ``env`` added to the
+    environment); return the process."""
     import subprocess
     import sys
 
@@ -100,7 +101,7 @@ def run_snakemake(workdir: Path, config: dict, *args: str, snakefile: Path | Non
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile or REPO / "workflow" / "Snakefile"),
          "--directory", str(workdir), "--configfile", str(workdir / "config.yaml"), *args],
-        capture_output=True, text=True, env={**os.environ, "STRATBENCH_CACHE": str(workdir / "cache")},
+        capture_output=True, text=True, env={**os.environ, "STRATBENCH_CACHE": str(workdir / "cache"), **(env or {})},
     )
 
 
@@ -136,11 +137,12 @@ def planned_jobs(result) -> dict[str, int]:
 
 @pytest.fixture(scope="session")
 def finished_runs(tmp_path_factory, mirror) -> list[Path]:
-    """The tiny study run twice, in two folders, with 1 and 2 cores."""
+    """The tiny study run twice, in two folders: with 1 core, its jobs forked by the run's job server
+    (stratbench.jobserver, the default), and with 2 cores, each job in a fresh Python (no job server)."""
     runs = []
-    for cores in ("1", "2"):
+    for cores, server in (("1", ""), ("2", "0")):
         workdir = tmp_path_factory.mktemp(f"run{cores}")
-        result = run_snakemake(workdir, tiny_config(mirror), "--cores", cores)
+        result = run_snakemake(workdir, tiny_config(mirror), "--cores", cores, env={"STRATBENCH_JOBSERVER": server})
         assert result.returncode == 0, result.stderr[-4000:]
         runs.append(workdir)
     return runs

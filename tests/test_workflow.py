@@ -75,6 +75,21 @@ def test_same_config_gives_byte_identical_folds_tables_figures_and_report(finish
             assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
 
 
+def test_jobs_forked_by_the_job_server_make_the_same_bytes_as_jobs_in_a_fresh_python(finished_runs):
+    """The first run's job server forked its jobs once it listened (splits, evaluations, tables among them); the
+    second had none, and the test above finds the outputs byte-identical. Each job logged its own usage."""
+    forked, fresh = finished_runs
+    assert not (fresh / "logs" / "tiny" / "jobserver.log").exists()
+    served = (forked / "logs" / "tiny" / "jobserver.log").read_text()
+    ended = re.findall(r"^child \d+ \(tmp\w+\.(\w+)\.py\) ended with status (\d+)", served, flags=re.M)
+    jobs = len(list((forked / "logs" / "tiny").rglob("*.log"))) - 1
+    assert {status for _, status in ended} == {"0"} and len(ended) <= jobs, served
+    assert {"make_folds", "evaluate", "summarise_scores"} <= {script for script, _ in ended}, served
+    usage = [line for log in (forked / "logs" / "tiny").rglob("*.log") for line in log.read_text().splitlines()
+             if line.startswith("stratbench-usage ")]
+    assert len(usage) == jobs
+
+
 def test_a_finished_study_has_nothing_left_to_do(finished_runs, mirror):
     result = run_snakemake(finished_runs[0], tiny_config(mirror), "-n", "--cores", "1")
     assert result.returncode == 0

@@ -31,13 +31,19 @@ def use_import_paths(paths) -> None:
             sys.path.insert(0, resolved)
 
 
-_SETUP_TIME = time.time()
+_SETUP_TIME = time.time()  # the job's start where psutil cannot say (set again by setup: a forked job's)
 
 
 def setup(smk) -> None:
-    """Start of every script: log to the rule's log file; make the user's method modules importable;
-    draw figures off screen (read by matplotlib when a figure script imports it); at exit, log the
-    job's exact wall and CPU time (see :func:`usage_line`)."""
+    """Start of every script: where the run's job server can run the job, hand it over and leave with its
+    status (:func:`stratbench.jobserver.delegate`); otherwise, or in the server's child, log to the rule's log
+    file; make the user's method modules importable; draw figures off screen (read by matplotlib when a figure
+    script imports it); at exit, log the job's exact wall and CPU time (see :func:`usage_line`)."""
+    global _SETUP_TIME
+    from stratbench.jobserver import delegate
+
+    delegate()
+    _SETUP_TIME = time.time()
     os.environ.setdefault("MPLBACKEND", "Agg")
     log_to(smk.log[0])
     sys.excepthook = _one_line_for_user_errors

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import stratbench
 from snakemake.logging import logger
-from stratbench import cost, papers
+from stratbench import cost, jobserver, papers
 from stratbench._snakemake import use_import_paths
 from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
@@ -18,6 +18,13 @@ from stratbench.study import Study
 
 RUN = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}  # the run's start: set again by onstart
 use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
+
+
+def stop_jobserver():
+    """Stop the run's job server, if onstart started one (stratbench.jobserver)."""
+    if RUN.get("jobserver"):
+        RUN.pop("jobserver").stop()
+
 
 # the schema (one line naming a bad key, with its file, line and column), then what it cannot check (datasets,
 # n_splits, methods and their parameters): every config error stops here, before any job runs

@@ -9,8 +9,9 @@
   measured on a tiny forest). A job trains k folds' forests.
 - **stratifiers, fold quality, network stability**: each run once on the dataset and timed, the
   stratifier as every fold job times it (:func:`stratbench.stratifiers.timed_fold_ids`, warm-up included).
-- every job pays the start-up of a Python job here (interpreter and imports, measured) and Snakemake's own
-  work per job (measured on a workflow of jobs that do nothing).
+- every job pays the start-up of a Python job here (interpreter and imports, measured; with the run's job
+  server, :mod:`stratbench.jobserver`, a small Python that hands the job to it and the child's imports the
+  server had not made) and Snakemake's own work per job (measured on a workflow of jobs that do nothing).
 """
 
 from __future__ import annotations
@@ -88,20 +89,43 @@ rule noop:
 """
 
 
-def job_startup_seconds(jobs: int = 8) -> dict[str, float]:
-    """The start-up of a job of each kind in ``STARTUP_IMPORTS``: a fresh Python that imports what the job
-    imports and leaves as a job does, without the interpreter's teardown (:func:`stratbench._snakemake.finish`;
-    best of two), plus :func:`snakemake_job_seconds`, Snakemake's own work per job."""
+def job_startup_seconds(jobs: int = 8, server: bool | None = None) -> dict[str, float]:
+    """The start-up of a job of each kind in ``STARTUP_IMPORTS`` (best of two): a fresh Python that imports what
+    the job imports and leaves as a job does, without the interpreter's teardown
+    (:func:`stratbench._snakemake.finish`), plus :func:`snakemake_job_seconds`, Snakemake's own work per job.
+    With ``server`` (by default, unless ``STRATBENCH_JOBSERVER=0``: a local run's jobs are forked by its job
+    server), the fresh Python imports ``snakemake.script`` and hands the job to a server started here, whose
+    child imports what the server had not, and leaves; the job ends when the child has."""
+    from stratbench import jobserver
+
     per_job = snakemake_job_seconds(jobs)
-    return {kind: import_seconds(f"{code}; import os; os._exit(0)") + per_job for kind, code in STARTUP_IMPORTS.items()}
+    exits = {kind: f"{code}; import os; os._exit(0)" for kind, code in STARTUP_IMPORTS.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        running = jobserver.start(Path(tmp, "jobserver.log")) if server is not False else None
+        if running is None:  # turned off, or not on this system
+            return {kind: import_seconds(code) + per_job for kind, code in exits.items()}
+        try:
+            deadline = time.monotonic() + 120
+            while not running.ready():
+                if running.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the job server did not start: {Path(tmp, 'jobserver.log').read_text()}")
+                time.sleep(0.05)
+            seconds = {}
+            for kind, code in exits.items():
+                script = Path(tmp, f"{kind}.py")
+                script.write_text(f"import snakemake.script\nfrom stratbench.jobserver import delegate\ndelegate()\n{code}\n")
+                seconds[kind] = import_seconds(str(script), script=True) + per_job
+        finally:
+            running.stop()
+    return seconds
 
 
-def import_seconds(code: str) -> float:
-    """Wall time of a fresh Python that runs ``code`` (best of two)."""
+def import_seconds(code: str, script: bool = False) -> float:
+    """Wall time of a fresh Python that runs ``code`` (or, with ``script``, the file ``code``; best of two)."""
     best = math.inf
     for _ in range(2):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+        subprocess.run([sys.executable, *([] if script else ["-c"]), code], check=True, capture_output=True)
         best = min(best, time.perf_counter() - start)
     return best
 

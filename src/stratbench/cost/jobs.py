@@ -23,7 +23,7 @@ import pandas as pd
 import yaml
 
 import stratbench
-from stratbench import StratbenchError, classifiers
+from stratbench import StratbenchError, classifiers, jobserver
 from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, job_startup_seconds
 from stratbench.cost.requests import BASE_MB, EVALUATION_RULES, WORKER_MB, cost_model
 from stratbench.plans import BenchmarkPlan
@@ -315,8 +315,10 @@ def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print
     planned = {rule: n for rule, n in planned.items() if cost_model(rule) != "target"}  # `all` runs nothing
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
     startups = job_startup_seconds()
+    how = "forked by the run's job server" if jobserver.enabled() else "each a fresh Python (STRATBENCH_JOBSERVER=0)"
     log(f"job start-up: {startups['split']:.2f} s (a dataset or fold job), {startups['job']:.2f} s (an evaluation "
-        f"job), {startups['network']:.2f} s (network stability), {startups['aggregate']:.2f} s (a table or figure)")
+        f"job), {startups['network']:.2f} s (network stability), {startups['aggregate']:.2f} s (a table or figure); "
+        f"jobs {how}")
     overhead = (0.0, 0.0)
     if study.classifiers:
         forest = study.forest

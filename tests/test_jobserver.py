@@ -1,0 +1,114 @@
+"""The job server (stratbench.jobserver): a job it forks runs as it would in a fresh Python, with its status, streams,
+folder, environment and thread pools; a job it cannot run runs in its own process; nothing outlives its job."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from stratbench import jobserver
+
+JOB = """\
+import os, sys
+from stratbench.jobserver import delegate
+{before}
+delegate()
+import tempfile
+print("ran", os.getpid(), os.getppid(), os.getcwd(), os.environ.get("COLOUR"), tempfile.gettempdir(), sys.argv[1:])
+print("to stderr", file=sys.stderr)
+{after}
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("server") / "jobserver.log"
+    running = jobserver.start(log, preload=("numpy",))
+    assert running is not None
+    address = os.environ.pop(jobserver.ENV)  # each test hands it to its jobs
+    deadline = time.monotonic() + 60
+    while not running.ready():
+        assert running.process.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.05)
+    yield running, address, log
+    running.stop()
+    assert running.process.returncode == 0 and not Path(address).parent.exists()
+
+
+def run_job(tmp_path, address, before="", after="", env=None, args=(), **popen):
+    script = tmp_path / "job.py"
+    script.write_text(JOB.format(before=before, after=after))
+    environment = {**os.environ, jobserver.ENV: address, "COLOUR": "teal", **(env or {})}
+    return subprocess.run([sys.executable, str(script), *args], cwd=tmp_path, env=environment, capture_output=True,
+                          text=True, timeout=60, **popen)
+
+
+def test_a_forked_job_runs_in_its_own_folder_environment_and_streams_and_leaves_with_its_status(server, tmp_path):
+    running, address, log = server
+    (tmp_path / "scratch").mkdir()
+    done = run_job(tmp_path, address, after="sys.exit(3)", env={"TMPDIR": str(tmp_path / "scratch")}, args=("a", "b"))
+    ran = done.stdout.split()
+    assert done.returncode == 3 and ran[0] == "ran" and int(ran[2]) == running.process.pid  # a child of the server
+    assert ran[3:] == [str(tmp_path), "teal", str(tmp_path / "scratch"), "['a',", "'b']"]
+    assert done.stderr == "to stderr\n"
+    assert f"child {ran[1]} (job.py) ended with status 3" in log.read_text()
+
+
+def test_a_forked_jobs_error_reaches_its_stream_and_fails_it(server, tmp_path):
+    done = run_job(tmp_path, server[1], after="raise KeyError('no such label')")
+    assert done.returncode == 1 and done.stderr.splitlines()[-1] == "KeyError: 'no such label'"
+    assert run_job(tmp_path, server[1], after="os._exit(0)").returncode == 0
+
+
+def test_a_forked_job_sizes_its_thread_pools_from_its_environment(server, tmp_path):
+    after = ("import threadpoolctl; print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info() "
+             "if i['user_api'] == 'blas'}))")
+    for threads in ("1", "2"):
+        done = run_job(tmp_path, server[1], after=after, env={"OMP_NUM_THREADS": threads})
+        assert done.returncode == 0 and int(done.stdout.split()[2]) == server[0].process.pid
+        assert done.stdout.splitlines()[-1] == f"[{threads}]"
+
+
+def test_a_job_the_server_cannot_run_runs_in_its_own_process(server, tmp_path):
+    other = "from stratbench import jobserver\njobserver._identity = lambda: ('another', 'python')"
+    for before, env in ((other, {}), ("", {jobserver.ENV: "0"}), ("", {jobserver.ENV: str(tmp_path / "nothing")})):
+        done = run_job(tmp_path, env.get(jobserver.ENV, server[1]), before=before)
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout.split()[2]) == os.getpid()  # its own process, a child of this one
+
+
+def test_a_killed_job_takes_its_forked_child_with_it(server, tmp_path):
+    script = tmp_path / "job.py"
+    script.write_text(JOB.format(before="", after="sys.stdout.flush(); import time; time.sleep(60)"))
+    job = subprocess.Popen([sys.executable, str(script)], env={**os.environ, jobserver.ENV: server[1]},
+                           stdout=subprocess.PIPE, text=True)
+    child = int(job.stdout.readline().split()[1])
+    job.send_signal(signal.SIGKILL)
+    job.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists()
+    assert f"child {child} (job.py) killed: its job had ended" in server[2].read_text()
+
+
+def test_the_server_leaves_when_the_process_that_started_it_does(tmp_path):
+    code = ("import sys, time; from stratbench import jobserver; s = jobserver.start(sys.argv[1], preload=());"
+            "[time.sleep(0.05) for _ in range(400) if not s.ready()]; print(s.process.pid, s.address)")
+    pid, address = subprocess.run([sys.executable, "-c", code, str(tmp_path / "log")], capture_output=True, text=True,
+                                  check=True).stdout.split()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z" \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(address).exists() and not Path(address).parent.exists()
+
+
+def test_the_server_is_off_where_the_user_turns_it_off(monkeypatch, tmp_path):
+    monkeypatch.setenv(jobserver.ENV, "0")
+    assert not jobserver.enabled() and jobserver.start(tmp_path / "log") is None
+    monkeypatch.delenv(jobserver.ENV)
+    assert jobserver.enabled() == sys.platform.startswith("linux")
