@@ -23,6 +23,7 @@ but not the child's CPU time nor its memory; the ``stratbench-usage`` line of th
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import selectors
@@ -161,11 +162,13 @@ def serve(address: str, parent: int, preload) -> None:
     or on SIGTERM (killing the children)."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     started = time.perf_counter()
+    gc.disable()  # with gc.freeze below, the children share the imported modules' memory (Python's gc docs)
     for module in preload:
         try:
             __import__(module)
         except ImportError as error:
             print(f"not preloaded: {module} ({error})", flush=True)
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
@@ -235,14 +238,19 @@ def _kill(pid: int) -> None:
 def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int, str] | None:
     """Read a job's request from ``conn`` and fork its child; the child's pid and script (its file's name:
     Snakemake's copy of the rule's script ends with the script's own), or None where refused."""
+    fds = []
     try:
+        conn.settimeout(10)  # a job sends its request as it connects: a connection that does not is dropped
         header, fds, _, _ = socket.recv_fds(conn, _HEADER.size, 3)
         if len(header) < _HEADER.size or len(fds) != 3:
             raise OSError("short request")
         body = _exactly(conn, _HEADER.unpack(header)[0])
         request = pickle.loads(body) if body is not None else None
+        conn.settimeout(None)
     except (OSError, pickle.UnpicklingError, EOFError):
         conn.close()
+        for fd in fds:
+            os.close(fd)
         return None
     if request is None or request["identity"] != _identity():
         _send(conn, dict(refused="another interpreter or package" if request else "no request"))
@@ -270,17 +278,19 @@ def _run_job(conn: socket.socket, request: dict, fds: list[int]) -> None:
     code = 1
     try:
         conn.close()
+        gc.enable()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         for target, fd in enumerate(fds):
-            os.dup2(fd, target)
-            os.close(fd)
+            if fd != target:
+                os.dup2(fd, target)
+                os.close(fd)
         os.chdir(request["cwd"])
         os.umask(request["umask"])
         os.environ.clear()
         os.environ.update(request["env"])
-        del os.environ[ENV]  # the script's setup must not delegate again
+        os.environ.pop(ENV, None)  # the script's setup must not delegate again
         sys.path[:] = request["path"]
         sys.argv[:] = request["argv"]
         _fresh_process_state()
