@@ -34,8 +34,7 @@ def server(tmp_path_factory):
         assert running.process.poll() is None and time.monotonic() < deadline, log.read_text()
         time.sleep(0.05)
     yield running, address, log
-    running.stop()
-    assert running.process.returncode == 0 and not Path(address).parent.exists()
+    assert running.stop() is None and not Path(address).parent.exists()  # it was running until stopped
 
 
 def run_job(tmp_path, address, before="", after="", env=None, args=(), **popen):
@@ -105,6 +104,15 @@ def test_the_server_leaves_when_the_process_that_started_it_does(tmp_path):
             and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not Path(address).exists() and not Path(address).parent.exists()
+
+
+def test_a_server_that_failed_says_so_when_stopped(tmp_path):
+    running = jobserver.start(tmp_path / "log", preload=("pandas",))  # a few tenths of a second before it binds
+    occupied = Path(running.address + ".new")
+    occupied.mkdir()  # the server cannot bind its socket
+    running.process.wait(60)
+    assert running.stop() == 1 and "Error" in (tmp_path / "log").read_text()
+    os.environ.pop(jobserver.ENV, None)
 
 
 def test_the_server_is_off_where_the_user_turns_it_off(monkeypatch, tmp_path):

@@ -69,9 +69,11 @@ class Server:
         """The server has imported :data:`PRELOAD` and listens."""
         return Path(self.address).exists()
 
-    def stop(self) -> None:
-        """Stop the server (jobs it is running are killed); remove its socket's folder."""
-        if self.process.poll() is None:
+    def stop(self) -> int | None:
+        """Stop the server (jobs it is running are killed); remove its socket's folder. The status it had left
+        with before it was stopped (an error is in its log), or None."""
+        early = self.process.poll()
+        if early is None:
             self.process.terminate()
             try:
                 self.process.wait(10)
@@ -80,6 +82,7 @@ class Server:
         _remove(self.address)
         if os.environ.get(ENV) == self.address:
             del os.environ[ENV]
+        return early
 
 
 def start(log: str | os.PathLike, preload=PRELOAD) -> Server | None:

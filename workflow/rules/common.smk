@@ -21,9 +21,12 @@ use_import_paths(config.get("import_paths"))  # folders holding a user's own met
 
 
 def stop_jobserver():
-    """Stop the run's job server, if onstart started one (stratbench.jobserver)."""
-    if RUN.get("jobserver"):
-        RUN.pop("jobserver").stop()
+    """Stop the run's job server, if onstart started one (stratbench.jobserver); say so if it had failed."""
+    if RUN.get("jobserver") and RUN.pop("jobserver").stop():
+        logger.warning(
+            f"the job server had stopped early: the jobs after it each started a Python of their own "
+            f"(logs/{study.name}/jobserver.log says why)"
+        )
 
 
 # the schema (one line naming a bad key, with its file, line and column), then what it cannot check (datasets,
