@@ -1,6 +1,6 @@
 """A warm process that starts a local run's script jobs by forking, so that a job does not pay for importing
-scikit-learn, pandas and stratbench again (about 1 s of CPU each on the project's machine; a job's own work is
-often a few seconds).
+scikit-learn, pandas, matplotlib and stratbench again (up to about 1 s a job on the project's machine, where a
+job's own work is often a few seconds).
 
 The Snakefile starts one server per run (:func:`start`, in ``onstart``; local execution only) and passes its
 address to the jobs in ``STRATBENCH_JOBSERVER``. The server imports :data:`PRELOAD` once, then waits. A job's
@@ -9,11 +9,11 @@ script (Snakemake's ``script:``, whose first call is :func:`stratbench._snakemak
 to the server, which forks; the forked child runs the same script in that state, and the job exits with the
 child's status. Nothing else changes: the child sets its thread pools from the job's environment
 (``OMP_NUM_THREADS``, which Snakemake sets to the job's threads) as a fresh process would, and draws nothing
-from the server's state; ``tests/test_jobserver.py`` shows a study's outputs byte-identical with and without it.
+from the server's state; ``tests/test_workflow.py`` finds a study's outputs byte-identical with and without it.
 
 A job runs as before, in its own process, wherever the server cannot serve it: no server yet (the first
 jobs of a run, while it imports), another Python or environment (``--use-conda``, a container), another
-machine (a cluster executor: no server is started), or ``STRATBENCH_JOBSERVER=0``. A job killed by Snakemake
+machine (a cluster executor: no server is started), off Linux (:func:`enabled`), or ``STRATBENCH_JOBSERVER=0``. A job killed by Snakemake
 (or by Ctrl-C) closes its connection, and the server kills its child. The server leaves when Snakemake does.
 
 Snakemake's ``benchmark:`` files measure the job's own process, so for a forked job they hold its wall time
