@@ -36,8 +36,8 @@ def main() -> int:
         print(f"run {i + 1} ({time.strftime('%H:%M')}): " + "; ".join(
             f"{way} " + ", ".join(f"{kind} {s:.2f}" for kind, s in runs[-1].items()) for way, runs in seconds.items()),
             flush=True)
-    print(f"\nSnakemake's own work per job (in every figure below): median {statistics.median(shares):.2f} s, "
-          f"{min(shares):.2f}-{max(shares):.2f}\n")
+    print(f"\nSnakemake's own work per job, timed once more each run (each figure below holds its own timing of it): "
+          f"median {statistics.median(shares):.2f} s, {min(shares):.2f}-{max(shares):.2f}\n")
     print("| job | target | each job in a fresh Python | forked by the job server |")
     print("|---|---|---|---|")
     for kind, name in NAMES.items():
