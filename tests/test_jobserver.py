@@ -1,9 +1,12 @@
 """The job server (stratbench.jobserver): a job it forks runs as it would in a fresh Python, with its status, streams,
 folder, environment and thread pools; a job it cannot run runs in its own process; nothing outlives its job."""
 import os
+import pickle
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -120,3 +123,39 @@ def test_the_server_is_off_where_the_user_turns_it_off(monkeypatch, tmp_path):
     assert not jobserver.enabled() and jobserver.start(tmp_path / "log") is None
     monkeypatch.delenv(jobserver.ENV)
     assert jobserver.enabled() == sys.platform.startswith("linux")
+
+
+def test_the_server_preloads_every_module_a_job_of_each_kind_imports():
+    """PRELOAD is the union of what the estimate's calibration says each kind of job imports."""
+    from stratbench.cost.calibration import STARTUP_IMPORTS
+
+    imported = {name.strip() for code in STARTUP_IMPORTS.values() for name in code.removeprefix("import ").split(",")}
+    assert imported <= set(jobserver.PRELOAD), imported - set(jobserver.PRELOAD)
+
+
+def test_a_fork_that_fails_leaves_the_job_to_run_on_its_own_and_the_server_serving(monkeypatch):
+    job, server_end = socket.socketpair()
+    request = pickle.dumps(dict(identity=jobserver._identity(), argv=["job.py"], cwd="/", env={}, path=[], umask=0o22))
+    socket.send_fds(job, [jobserver._HEADER.pack(len(request)) + request], [0, 1, 2])
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert jobserver._fork_job(server_end, socket.socket(socket.AF_UNIX), []) is None
+    assert jobserver._receive(job) == {"refused": "[Errno 11] Resource temporarily unavailable"}
+
+
+def test_a_temporary_folder_too_deep_for_a_socket_gives_the_server_one_in_tmp(monkeypatch, tmp_path):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    running = jobserver.start(tmp_path / "log", preload=())
+    try:
+        assert running.address.startswith("/tmp/stratbench-")
+        deadline = time.monotonic() + 60
+        while not running.ready():
+            assert running.process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        assert running.stop() is None

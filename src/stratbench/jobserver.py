@@ -37,8 +37,9 @@ import time
 from pathlib import Path
 
 ENV = "STRATBENCH_JOBSERVER"  # the server's socket, in a job's environment; "0" or "off" turns the server off
-# what the jobs of every kind import before they work (stratbench.cost.calibration.STARTUP_IMPORTS)
-PRELOAD = ("snakemake.script", "numpy", "scipy.sparse", "pandas", "sklearn.ensemble", "sklearn.linear_model",
+# what the jobs of every kind import before they work (stratbench.cost.calibration.STARTUP_IMPORTS, which
+# tests/test_jobserver.py checks it covers)
+PRELOAD = ("snakemake.script", "stratbench._snakemake", "numpy", "scipy.sparse", "pandas", "sklearn.ensemble", "sklearn.linear_model",
            "sklearn.neighbors", "matplotlib.pyplot", "stratbench.classifiers", "stratbench.datasets",
            "stratbench.evaluation", "stratbench.figures", "stratbench.io", "stratbench.measures.fold_quality",
            "stratbench.network", "stratbench.seeds", "stratbench.stratifiers")
@@ -88,14 +89,14 @@ class Server:
 def start(log: str | os.PathLike, preload=PRELOAD) -> Server | None:
     """Start a server for this process's jobs, in the background (it listens once it has imported
     ``preload``), logging to ``log``, and put its address in ``os.environ[ENV]`` for the jobs to find;
-    None where the server is turned off."""
+    None where the server is off (:func:`enabled`)."""
     if not enabled():
         return None
     folder = tempfile.mkdtemp(prefix="stratbench-")  # a folder only this user can enter
-    address = str(Path(folder) / "jobs")
-    if len(os.fsencode(address)) > 100:  # past a socket address's length (108 bytes on Linux), with ".new"
+    if len(os.fsencode(folder)) > 90:  # a socket's address holds 108 bytes on Linux: TMPDIR is too deep for one
         os.rmdir(folder)
-        return None
+        folder = tempfile.mkdtemp(prefix="stratbench-", dir="/tmp")
+    address = str(Path(folder) / "jobs")
     Path(log).parent.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as stream:
         process = subprocess.Popen([sys.executable, "-m", "stratbench.jobserver", address, str(os.getpid()),
@@ -263,7 +264,15 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         return None
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError as error:  # no memory or processes left now: the job runs in its own Python, the others go on
+        print(f"fork failed ({error}): {Path(request['argv'][0]).name} runs on its own", flush=True)
+        _send(conn, dict(refused=str(error)))
+        conn.close()
+        for fd in fds:
+            os.close(fd)
+        return None
     if pid == 0:  # the job's child: never returns
         signal.set_wakeup_fd(-1)
         for other in (listener, *others):
@@ -311,8 +320,8 @@ def _run_job(conn: socket.socket, request: dict, fds: list[int]) -> None:
             code = 1
         import atexit
 
-        atexit._run_exitfuncs()
-    finally:
+        atexit._run_exitfuncs()  # what a fresh Python runs as it leaves (the job's usage line among them)
+    finally:  # never unwind into the server's loop, whose cleanup would kill the sibling jobs: os._exit
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

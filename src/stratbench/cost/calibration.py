@@ -89,19 +89,20 @@ rule noop:
 """
 
 
-def job_startup_seconds(jobs: int = 8, server: bool | None = None) -> dict[str, float]:
+def job_startup_seconds(jobs: int = 8, server: bool = True) -> dict[str, float]:
     """The start-up of a job of each kind in ``STARTUP_IMPORTS`` (best of two): a fresh Python that imports what
     the job imports and leaves as a job does, without the interpreter's teardown
     (:func:`stratbench._snakemake.finish`), plus :func:`snakemake_job_seconds`, Snakemake's own work per job.
-    With ``server`` (by default, unless ``STRATBENCH_JOBSERVER=0``: a local run's jobs are forked by its job
-    server), the fresh Python imports ``snakemake.script`` and hands the job to a server started here, whose
-    child imports what the server had not, and leaves; the job ends when the child has."""
+    With ``server`` (the default), where a local run's jobs are forked by its job server
+    (:func:`stratbench.jobserver.enabled`), the fresh Python imports ``snakemake.script`` and hands the job to a
+    server started here, whose child imports what the server had not, and leaves; the job ends when the child
+    has. ``server=False``: each job a fresh Python, as where the server is off."""
     from stratbench import jobserver
 
     per_job = snakemake_job_seconds(jobs)
     exits = {kind: f"{code}; import os; os._exit(0)" for kind, code in STARTUP_IMPORTS.items()}
     with tempfile.TemporaryDirectory() as tmp:
-        running = jobserver.start(Path(tmp, "jobserver.log")) if server is not False else None
+        running = jobserver.start(Path(tmp, "jobserver.log")) if server else None
         if running is None:  # turned off, or not on this system
             return {kind: import_seconds(code) + per_job for kind, code in exits.items()}
         try:
