@@ -127,7 +127,8 @@ def _kernel_inputs(Y, k, fill_pair, pair_weight=3.0):
     R[:, :k] = counts
     R[:, k:] = np.column_stack([comb.support, weight, hinge, comb.is_pair])
     return comb, fold, counts, (comb.row_ptr, comb.row_combos, R, fold, targets, targets, targets,
-                                np.full(k, 1.0 / k), 3, 8, np.uint64(7), np.array([1.0, fill_pair]), n, True)
+                                np.full(k, 1.0 / k), 3, 8, np.uint64(7), np.array([1.0, fill_pair]), np.zeros(n), n,
+                                True)
 
 
 def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
@@ -146,18 +147,18 @@ def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
 
     def F(R):
         empty = R[:, :k] == 0
-        return H._objective(R, share, ideal) + fill[0] * empty[~comb.is_pair].sum() + fill[1] * empty[comb.is_pair].sum()
+        return H._objective(R, share, ideal, fold, np.zeros(n)) + fill[0] * empty[~comb.is_pair].sum() + fill[1] * empty[comb.is_pair].sum()
 
     checked = 0
     for x in range(n):
         if comb.row_ptr[x + 1] == comb.row_ptr[x]:
             continue
         a = fold[x]
-        H._deltas(x, a, comb.row_ptr, comb.row_combos, R, share, ideal, fill, out, zl, zp)
+        H._deltas(x, a, comb.row_ptr, comb.row_combos, R, share, ideal, fill, np.zeros(n), out, zl, zp)
         for b in range(k):
             if b == a:
                 continue
-            d, z_labels, z_pairs = H._delta_to(x, a, b, comb.row_ptr, comb.row_combos, R, share, ideal, fill)
+            d, z_labels, z_pairs = H._delta_to(x, a, b, comb.row_ptr, comb.row_combos, R, share, ideal, fill, np.zeros(n))
             assert d == pytest.approx(out[b], rel=1e-5, abs=1e-6) and (z_labels, z_pairs) == (zl[b], zp[b])
             moved = R.copy()
             rows = comb.row_combos[comb.row_ptr[x]:comb.row_ptr[x + 1]]
@@ -166,6 +167,50 @@ def test_the_two_move_deltas_agree_with_each_other_and_with_the_objective():
             assert F(moved) - F(R) == pytest.approx(d, rel=1e-4, abs=1e-5)
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("shares", [(0.25, 0.25, 0.25, 0.25), (0.4, 0.3, 0.2, 0.1)])
+def test_one_example_combinations_carried_as_row_weights_search_as_if_kept(shares):
+    """The search over the combinations with more than one example, each example carrying the summed weight of
+    its one-example labels and pairs (``single_combinations``), takes the steps the search over every combination
+    takes: the same folds, the same F, and the same empty (fold, label) cells less k − 1 per one-example label,
+    with equal and with unequal shares (three rows have no other combination: they move too); the objective's term
+    scales, counted with those combinations' squared errors in closed form, are those of every combination."""
+    from stratbench._kernels import hybrid as H
+    from stratbench.labels import apportion, fold_counts, label_combinations
+    from stratbench.stratifiers.hybrid.stratifier import _term_scales, objective_weights, single_combinations
+
+    n, k, ideal = 150, 4, np.array(shares)
+    Y = (np.random.default_rng(5).random((n, 30)) < [0.007] * 15 + [0.06] * 15).astype(np.int8)
+    comb = label_combinations(sp.csr_matrix(Y))
+    support, pairs = comb.support, comb.is_pair
+    alone = support == 1
+    assert (alone & ~pairs).sum() == 7 and (alone & pairs).sum() == 40
+    targets = apportion(n, ideal).astype(np.float64)
+    start = np.random.default_rng(4).permutation(np.repeat(np.arange(k), targets.astype(int)))
+    counts = fold_counts(comb.row_ptr, comb.row_combos, start, k, len(support))
+    weight, hinge = objective_weights(comb, [counts], targets, n, 3.0, 16.0)
+    R = np.zeros((len(support), k + 4), dtype=np.float32)
+    R[:, k:] = np.column_stack([support, weight, hinge, pairs])
+    row_ptr, row_combos, kept, label_alone, pair_alone = single_combinations(comb, ideal)
+    assert kept.tolist() == np.flatnonzero(~alone).tolist()
+    assert ((np.diff(row_ptr) == 0) & (label_alone + pair_alone > 0)).sum() == 3  # rows with no other combination
+    one = [np.unique(R[alone & (pairs == p), k + 1]) for p in (False, True)]
+    assert [len(w) for w in one] == [1, 1]  # a one-example label's weight is the same for all; so is a pair's
+    single = label_alone * float(one[0][0]) + pair_alone * float(one[1][0])
+    common = (targets, targets, targets, ideal, 3, 8, np.uint64(7), np.array([1.0, 0.01]))
+    every = H.hybrid_kernel(comb.row_ptr, comb.row_combos, R, start, *common, np.zeros(n), n, True, False)
+    carried = H.hybrid_kernel(row_ptr, row_combos, R[kept], start, *common, single, n, True, False)
+    assert (every[0] != start).sum() > 20
+    assert every[0].tolist() == carried[0].tolist()
+    assert carried[1] == pytest.approx(every[1], rel=1e-9)
+    assert every[2] - carried[2] == (k - 1) * (alone & ~pairs).sum()
+
+    share = targets / n
+    error = ((1 - share) ** 2 - share ** 2 + (share ** 2).sum())[start]
+    singles = [(float(label_alone @ error), float(pair_alone @ error))]
+    assert _term_scales(support[kept].astype(float), pairs[kept], [counts[kept]], targets, n, singles) == \
+        pytest.approx(_term_scales(support.astype(float), pairs, [counts], targets, n, None), rel=1e-12)
 
 
 def test_keep_pairs_never_adds_an_empty_fold_pair_cell_and_without_it_the_search_may():

@@ -37,6 +37,13 @@ from stratbench.datasets.synthetic import generate
 out["synthetic"] = hashlib.sha1(generate("s", 200, 6, 4, 2.0, 0.2, seed=3).Y.toarray().tobytes()).hexdigest()
 from stratbench.measures.fold_quality import fold_quality
 out["fold quality"] = repr(sorted(fold_quality(Y, folds, 3).items()))
+import scipy.sparse as sp
+from stratbench.labels import label_combinations
+wide = (np.random.default_rng(4).random((400, 5000)) < 0.002).astype(np.int8)
+wide[:, 7] = 1  # a first label with a long bucket: sorted by argsort, not by insertion
+comb = label_combinations(sp.csr_matrix(wide))  # 5000² keys: the sort, not the table
+out["combinations"] = hashlib.sha1(b"".join(a.tobytes() for a in (comb.row_combos, comb.first, comb.second,
+                                                                   comb.first_seen))).hexdigest()
 print(json.dumps(out))
 """
 
@@ -53,11 +60,11 @@ def _digests(mode: str) -> dict:
 @AOT
 def test_the_compiled_module_splits_as_numbas_jit_of_the_same_sources():
     """Every compiled method (plain, grouped, its variants), the synthetic generator and the fold measures give the
-    same bytes ahead of time as under numba's JIT."""
+    same bytes ahead of time as under numba's JIT, and so do the label combinations of a label space sorted, not tabled."""
     pytest.importorskip("numba")
     aot, jit = _digests("aot"), _digests("jit")
     assert (aot.pop("mode"), jit.pop("mode")) == ("aot", "jit")
-    assert aot == jit and len(aot) == 22
+    assert aot == jit and len(aot) == 23
 
 
 @AOT
@@ -120,3 +127,27 @@ def test_without_the_compiled_module_or_numba_a_split_says_how_to_mend_it(monkey
     with pytest.raises(ImportError, match=r"kernel <lambda> cannot run: no compiled kernels in this installation "
                                           r"\(a source checkout not built\), and numba is not installed"):
         missing(1, 2)
+
+
+def test_label_combinations_by_sort_are_those_of_the_table(monkeypatch):
+    """The sort a label space too large for the lookup table takes (a counting sort by first label, each bucket
+    by second: by insertion up to 32, else argsort) gives every row the combinations the table gives, its ids in
+    key order with ``first_seen`` their ranks of first appearance: the table's ids."""
+    import scipy.sparse as sp
+
+    from stratbench.labels import combinations
+
+    Y = (np.random.default_rng(2).random((600, 200)) < 0.02).astype(np.int8)
+    Y[:, 3] = 1  # one label in every row: first label of a bucket of about 600 · 3 combinations
+    Y[:250, 150] = 1
+    Y = sp.csr_matrix(Y)
+    table = combinations.label_combinations(Y)
+    monkeypatch.setattr(combinations, "_TABLE_LIMIT", 0)
+    by_sort = combinations.label_combinations(Y)
+    keys = by_sort.first * 200 + by_sort.second
+    assert np.all(np.diff(keys) > 0)
+    assert by_sort.first_seen[by_sort.row_combos].tolist() == table.row_combos.tolist()
+    assert by_sort.first[by_sort.row_combos].tolist() == table.first[table.row_combos].tolist()
+    assert by_sort.second[by_sort.row_combos].tolist() == table.second[table.row_combos].tolist()
+    assert by_sort.support.tolist() == table.support[by_sort.first_seen].tolist()
+    assert int(table.support.max()) == 600 and len(table.first) > 2000

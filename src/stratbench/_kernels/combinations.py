@@ -8,32 +8,46 @@ from stratbench._kernels._compile import jit, kernel
 @kernel("int64[::1]", "int64[::1]", "int64", "int64[::1]")
 def ids_by_sort(indptr, indices, q, row_ptr):  # pragma: no cover - compiled
     """As :func:`ids_by_table` for a label space too large for the table: ids in the order of the keys
-    (first label, second label), by two counting sorts (second label, then first: stable), O(pairs + q);
-    returns (row_combos, first, second, each id's rank in order of first appearance)."""
+    (first label, second label). A counting sort by the first label (each row's labels are sorted, so its
+    i-th label is first in m − i of its combinations: counted in O(positives)), then each first label's
+    second labels sorted in place (equal keys share one id, so no stability is needed); O(pairs + q) and the
+    sorts of the buckets. Returns (row_combos, first, second, each id's rank in order of first appearance)."""
     P = row_ptr[-1]
-    first_of = np.empty(P, dtype=np.int64)
-    second_of = np.empty(P, dtype=np.int64)
-    for x in range(indptr.shape[0] - 1):
+    n = indptr.shape[0] - 1
+    start = np.zeros(q + 1, dtype=np.int64)
+    for x in range(n):
+        lo, hi = indptr[x], indptr[x + 1]
+        for a in range(lo, hi):
+            start[indices[a] + 1] += hi - a
+    for v in range(q):
+        start[v + 1] += start[v]
+    fill = start[:-1].copy()
+    second_of = np.empty(P, dtype=np.int32)  # by first label, then second: each combination's second label
+    origin = np.empty(P, dtype=np.int64)  # and its position in the rows' lists
+    for x in range(n):
         out = row_ptr[x]
         lo, hi = indptr[x], indptr[x + 1]
         for a in range(lo, hi):
+            at = fill[indices[a]]
             for b in range(a, hi):
-                first_of[out] = indices[a]
-                second_of[out] = indices[b]
+                second_of[at] = indices[b]
+                origin[at] = out
+                at += 1
                 out += 1
-    by_second = _counting_order(second_of, np.arange(P), q)
-    order = _counting_order(first_of, by_second, q)
+            fill[indices[a]] = at
+    for v in range(q):
+        _sort_bucket(second_of, origin, start[v], start[v + 1])
     row_combos = np.empty(P, dtype=np.int32)
     first = np.empty(P, dtype=np.int64)
     second = np.empty(P, dtype=np.int64)
     n_ids = np.int64(0)
-    for r in range(P):
-        o = order[r]
-        if r == 0 or first_of[o] != first[n_ids - 1] or second_of[o] != second[n_ids - 1]:
-            first[n_ids] = first_of[o]
-            second[n_ids] = second_of[o]
-            n_ids += 1
-        row_combos[o] = n_ids - 1
+    for v in range(q):
+        for r in range(start[v], start[v + 1]):
+            if r == start[v] or second_of[r] != second_of[r - 1]:
+                first[n_ids] = v
+                second[n_ids] = second_of[r]
+                n_ids += 1
+            row_combos[origin[r]] = n_ids - 1
     first_seen = np.full(n_ids, -1, dtype=np.int64)
     rank = np.int64(0)
     for o in range(P):
@@ -45,18 +59,22 @@ def ids_by_sort(indptr, indices, q, row_ptr):  # pragma: no cover - compiled
 
 
 @jit
-def _counting_order(key, within, q):  # pragma: no cover - compiled
-    """The positions ``within`` reordered by ``key`` (0 … q − 1), stably: one counting sort."""
-    count = np.zeros(q + 1, dtype=np.int64)
-    for o in within:
-        count[key[o] + 1] += 1
-    for v in range(q):
-        count[v + 1] += count[v]
-    out = np.empty(within.shape[0], dtype=np.int64)
-    for o in within:
-        out[count[key[o]]] = o
-        count[key[o]] += 1
-    return out
+def _sort_bucket(key, payload, lo, hi):  # pragma: no cover - compiled
+    """Sort ``key[lo:hi]`` ascending, ``payload`` along: insertion sort for a short run, else by argsort."""
+    if hi - lo <= 32:
+        for i in range(lo + 1, hi):
+            k, p = key[i], payload[i]
+            j = i - 1
+            while j >= lo and key[j] > k:
+                key[j + 1], payload[j + 1] = key[j], payload[j]
+                j -= 1
+            key[j + 1], payload[j + 1] = k, p
+        return
+    keys, payloads = key[lo:hi].copy(), payload[lo:hi].copy()
+    order = np.argsort(keys)
+    for i in range(hi - lo):  # a loop, not a slice assignment (see _kernels)
+        key[lo + i] = keys[order[i]]
+        payload[lo + i] = payloads[order[i]]
 
 
 @kernel("int64[::1]", "int64[::1]", "int64", "int64[::1]")

@@ -16,10 +16,19 @@ def _adds_empty(zero_labels, zero_pairs, keep_pairs):  # pragma: no cover - comp
 
 
 @jit
-def _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, out, zero_labels, zero_pairs):  # pragma: no cover
+def _single_delta(weight, share, a, b):  # pragma: no cover - compiled
+    """ΔF of moving one-example combinations of summed weight ``weight`` from fold a to fold b: each one's
+    squared errors go from (1 − s_a)² + Σ_{j≠a} s_j² to (1 − s_b)² + Σ_{j≠b} s_j², a change of 2(s_a − s_b); no
+    cell's emptiness and no hinge changes (its one positive stays at or below ⌈r_j⌉ = 1)."""
+    return 2.0 * weight * (share[a] - share[b])
+
+
+@jit
+def _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, single, out, zero_labels, zero_pairs):  # pragma: no cover
     """For moving example x from fold a to each fold b: ΔF (``out[b]``; a (fold, label) or (fold,
     pair) cell filled or emptied counts ∓``fill[0]`` or ∓``fill[1]``) and the change in zero (fold,
-    label) and (fold, pair) cells; 0 for b = a."""
+    label) and (fold, pair) cells; 0 for b = a. ``single[x]``: the summed weight of x's one-example
+    combinations, left out of ``R`` (:func:`_single_delta`)."""
     k = out.shape[0]
     out[:] = 0.0
     zero_labels[:] = 0
@@ -47,13 +56,16 @@ def _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, out, zero_labels, 
                 z = lost - (1 if cb == 0.0 else 0)
                 out[b] += d + fill[0] * z
                 zero_labels[b] += z
+    if single[x] != 0.0:
+        for b in range(k):
+            out[b] += _single_delta(single[x], share, a, b)
     out[a] = 0.0  # computed as if x moved to its own fold; not a move
     zero_labels[a] = 0
     zero_pairs[a] = 0
 
 
 @jit
-def _delta_to(x, a, b, row_ptr, row_combos, R, share, ideal, fill):  # pragma: no cover - compiled
+def _delta_to(x, a, b, row_ptr, row_combos, R, share, ideal, fill, single):  # pragma: no cover - compiled
     """(ΔF, Δ zero label cells, Δ zero pair cells) of moving x from fold a to fold b (as :func:`_deltas`)."""
     k = share.shape[0]
     d, zero_labels, zero_pairs = 0.0, 0, 0
@@ -73,6 +85,8 @@ def _delta_to(x, a, b, row_ptr, row_combos, R, share, ideal, fill):  # pragma: n
         else:
             d += fill[0] * z
             zero_labels += z
+    if single[x] != 0.0:
+        d += _single_delta(single[x], share, a, b)
     return d, zero_labels, zero_pairs
 
 
@@ -87,10 +101,18 @@ def _move(x, a, b, row_ptr, row_combos, R, fold, sizes):  # pragma: no cover - c
 
 
 @jit
-def _objective(R, share, ideal):  # pragma: no cover - compiled
-    """F of the counts in ``R``."""
+def _objective(R, share, ideal, fold, single):  # pragma: no cover - compiled
+    """F of the counts in ``R`` and of the one-example combinations of each example x (summed weight
+    ``single[x]``; squared errors (1 − s_a)² + Σ_{j≠a} s_j² in its fold a)."""
     k = share.shape[0]
     total = 0.0
+    squares = 0.0
+    for j in range(k):
+        squares += share[j] ** 2
+    for x in range(fold.shape[0]):
+        if single[x] != 0.0:
+            a = fold[x]
+            total += single[x] * ((1.0 - share[a]) ** 2 + squares - share[a] ** 2)
     for c in range(R.shape[0]):
         for j in range(k):
             t = R[c, k] * share[j]
@@ -102,7 +124,7 @@ def _objective(R, share, ideal):  # pragma: no cover - compiled
 
 
 @jit
-def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs):  # pragma: no cover
+def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, single, keep_pairs):  # pragma: no cover
     """Move examples until every fold j holds lo_j … hi_j of them. In each round, a fold above its
     most (else the fold with most to spare) gives to the fold furthest below its least (else to any
     fold with room); its examples whose moves raise F least without losing evidence (:func:`_adds_empty`)
@@ -139,11 +161,11 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
         choice = np.empty(members.shape[0], np.int64)
         for i in range(members.shape[0]):
             if dst >= 0:
-                d_x, zl_x, zp_x = _delta_to(members[i], src, dst, row_ptr, row_combos, R, share, ideal, fill)
+                d_x, zl_x, zp_x = _delta_to(members[i], src, dst, row_ptr, row_combos, R, share, ideal, fill, single)
                 score[i] = d_x + (1e12 if _adds_empty(zl_x, zp_x, keep_pairs) else 0.0)  # lost evidence: last resort
                 choice[i] = dst
                 continue
-            _deltas(members[i], src, row_ptr, row_combos, R, share, ideal, fill, d, zl, zp)
+            _deltas(members[i], src, row_ptr, row_combos, R, share, ideal, fill, single, d, zl, zp)
             score[i], choice[i] = np.inf, -1
             for b in range(k):
                 cost = d[b] + (1e12 if _adds_empty(zl[b], zp[b], keep_pairs) else 0.0)
@@ -161,11 +183,12 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
 
 
 @kernel("int64[::1]", "int32[::1]", "float32[:, ::1]!", "int64[::1]!", "float64[::1]", "float64[::1]", "float64[::1]",
-        "float64[::1]", "int64", "int64", "uint64", "float64[::1]", "int64", "boolean", "boolean")
-def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, passes, samples, seed, fill, visit,
-                  exact, keep_pairs):  # pragma: no cover - compiled
+        "float64[::1]", "int64", "int64", "uint64", "float64[::1]", "float64[::1]", "int64", "boolean", "boolean")
+def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, passes, samples, seed, fill, single,
+                  visit, exact, keep_pairs):  # pragma: no cover - compiled
     """Steps 3 and 4 of the module doc on the start ``fold``, with the combinations' parameters in
-    ``R[:, k:]`` (its counts are filled here) and the desired shares ``ideal`` (r_j): ``passes`` passes over ``visit`` examples each (all of
+    ``R[:, k:]`` (its counts are filled here), the summed weights ``single`` of each example's one-example
+    combinations (left out of ``R``), and the desired shares ``ideal`` (r_j): ``passes`` passes over ``visit`` examples each (all of
     them: n), then exact sizes if ``exact``. Returns (fold ids, F, zero (fold, label) cells)."""
     n = fold.shape[0]
     k = targets.shape[0]
@@ -183,18 +206,19 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
     order = np.arange(n)
     d_x, zl_x, zp_x = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
     # within one of the target sizes
-    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)
-    total = _objective(R, share, ideal)
+    _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, single,
+               keep_pairs)
+    total = _objective(R, share, ideal, fold, single)
     for _ in range(passes):
         for i in range(n - 1, 0, -1):  # Fisher–Yates
             r = randbelow(state, i + 1)
             order[i], order[r] = order[r], order[i]
         gain = 0.0
         for x in order[:visit]:
-            if row_ptr[x + 1] == row_ptr[x]:
+            if row_ptr[x + 1] == row_ptr[x] and single[x] == 0.0:
                 continue  # a label-less example changes no count
             a = fold[x]
-            _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, d_x, zl_x, zp_x)
+            _deltas(x, a, row_ptr, row_combos, R, share, ideal, fill, single, d_x, zl_x, zp_x)
             best_b, best_d = np.int64(-1), -1e-12
             for b in range(k):
                 if b != a and not _adds_empty(zl_x[b], zp_x[b], keep_pairs) and d_x[b] < best_d:
@@ -219,7 +243,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
                         break
                 if y < 0:
                     continue
-                d_y, zl_y, zp_y = _delta_to(y, b, a, row_ptr, row_combos, R, share, ideal, fill)
+                d_y, zl_y, zp_y = _delta_to(y, b, a, row_ptr, row_combos, R, share, ideal, fill, single)
                 if not _adds_empty(zl + zl_y, zp + zp_y, keep_pairs) and best_d + d_y < best_total - 1e-12:
                     best_y, best_total = y, best_d + d_y
             if best_y >= 0:
@@ -231,11 +255,11 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
         if -gain <= 1e-6 * abs(total):
             break
     if exact:
-        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, keep_pairs)  # step 5
+        _fit_sizes(least, most, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, single, keep_pairs)  # step 5
     zero_labels = 0
     for c in range(R.shape[0]):
         if R[c, k + 3] == 0.0:
             for j in range(k):
                 if R[c, j] == 0.0:
                     zero_labels += 1
-    return fold, _objective(R, share, ideal), zero_labels
+    return fold, _objective(R, share, ideal, fold, single), zero_labels

@@ -46,6 +46,12 @@ def _tally(pair, d, z, d_label, d_pair, z_label, z_pair):  # pragma: no cover - 
 
 
 @jit
+def _cap(caps, c, j):  # pragma: no cover - compiled
+    """⌈|D^c|·r_j⌉ of ``caps`` = (supports, shares): the most positives fold j takes (DCP's floor)."""
+    return np.ceil(caps[0][c] * caps[1][j] - 1e-6)
+
+
+@jit
 def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # pragma: no cover - compiled
     """(ΔLD sum, ΔLPD sum, Δ empty label cells, Δ empty pair cells, positives added above a label's
     cap) of swapping a row of labelset s in fold a with a row of labelset t in fold b."""
@@ -66,7 +72,7 @@ def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # prag
         d, z = _two_cells(ca, cb, to_a, to_b, sizes[a], sizes[b], sizes[a], sizes[b], odds[c])
         d_label, d_pair, z_label, z_pair = _tally(is_pair[c], d, z, d_label, d_pair, z_label, z_pair)
         if not is_pair[c]:
-            over += (1 if to_a > 0 and ca + 1 > caps[c, a] else 0) + (1 if to_b > 0 and cb + 1 > caps[c, b] else 0)
+            over += (1 if to_a > 0 and ca + 1 > _cap(caps, c, a) else 0) + (1 if to_b > 0 and cb + 1 > _cap(caps, c, b) else 0)
     return d_label, d_pair, z_label, z_pair, over
 
 
@@ -132,7 +138,7 @@ def _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark):  # p
         d, z = _two_cells(ca, cb, -moved, moved, size_a, size_b, size_a - 1.0, size_b + 1.0, odds[c])
         d_label, d_pair, z_label, z_pair = _tally(is_pair[c], d, z, d_label, d_pair, z_label, z_pair)
         if not is_pair[c]:
-            over += 1 if moved and cb + 1 > caps[c, b] else 0
+            over += 1 if moved and cb + 1 > _cap(caps, c, b) else 0
     for i in range(ptr[s], ptr[s + 1]):
         mark[combos[i]] = False
     return d_label, d_pair, z_label, z_pair, over
@@ -165,14 +171,16 @@ def _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label
     return 1
 
 
-@kernel("int64[::1]", "int64[::1]", "boolean[::1]", "float64[::1]", "int32[:, ::1]", "int32[:, ::1]!", "int32[:, ::1]!",
-        "float64[::1]", "int64[::1]", "float64", "boolean", "boolean", "boolean", "boolean", "int64", "int64", "uint64",
-        "int64")
-def polish_kernel(ptr, combos, is_pair, odds, caps, M, C, sizes, row_sets, pair_weight, keep_pairs, exhaustive,
+@kernel("int64[::1]", "int64[::1]", "boolean[::1]", "float64[::1]", "float64[::1]", "float64[::1]", "int32[:, ::1]!",
+        "int32[:, ::1]!", "float64[::1]", "int64[::1]", "float64", "boolean", "boolean", "boolean", "boolean", "int64",
+        "int64", "uint64", "int64")
+def polish_kernel(ptr, combos, is_pair, odds, support, ratios, M, C, sizes, row_sets, pair_weight, keep_pairs, exhaustive,
                   cycles, size_moves, samples, passes, seed, budget):  # pragma: no cover - compiled
     """Swaps on the labelset × fold counts ``M`` and combination × fold counts ``C`` (both updated in
     place; module doc), until a pass takes none, ``passes`` passes, or the combinations read exceed
-    ``budget`` (≤ 0: no bound). Returns (swaps taken, combinations read)."""
+    ``budget`` (≤ 0: no bound); a label's positives in fold j are capped at ⌈|D_λ|·r_j⌉ (``support``,
+    ``ratios``). Returns (swaps taken, combinations read)."""
+    caps = (support, ratios)
     S, k = M.shape
     ld0, lpd0 = 0.0, 0.0
     for c in range(C.shape[0]):

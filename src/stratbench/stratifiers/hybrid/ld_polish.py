@@ -75,18 +75,17 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
     sort_segments(ptr, combos)  # sorted within each labelset, for the merge
     M = np.zeros((S, k), dtype=np.int32)
     np.add.at(M, (row_sets, fold), 1)
-    C = fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.support)).astype(np.int32)
+    C = fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.first_seen))
     sizes = np.bincount(fold, minlength=k).astype(np.float64)
-    d = comb.support / n
-    d = np.where(comb.support >= n, (n - 1) / n, d)
-    caps = np.ceil(comb.support[:, None] * np.asarray(ratios, float)[None, :] - 1e-6).astype(np.int32)
+    support = comb.support.astype(np.float64)
+    d = np.minimum(support / n, (n - 1) / n)
     merge = 2.0 * ptr[-1] / max(S, 1)  # combinations a swap's merge reads, on average
     swaps = min(n, S * k) * (k - 1) * S  # an exhaustive pass's candidates
     exhaustive = swaps * merge <= EXHAUSTIVE_WORK
     cycles = swaps * max(k - 2, 0) * S * merge <= CYCLE_WORK
-    size_moves = free_sizes and n % k != 0 and min(n, S * k) * (k - 1) * len(comb.support) <= EXHAUSTIVE_WORK
-    polish_kernel(ptr, combos, comb.is_pair.astype(np.bool_), d / (1 - d), caps, M, C, sizes, row_sets,
-                  float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves,
+    size_moves = free_sizes and n % k != 0 and min(n, S * k) * (k - 1) * len(support) <= EXHAUSTIVE_WORK
+    polish_kernel(ptr, combos, comb.is_pair.astype(np.bool_), d / (1 - d), support, np.asarray(ratios, np.float64), M,
+                  C, sizes, row_sets, float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves,
                   int(samples) if exhaustive else max(int(samples) // 4, 1),
                   int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), np.uint64(seed),
                   0 if budget is None else max(int(polish_budget(Y, k) if budget == "auto" else budget), 1))

@@ -72,27 +72,76 @@ from stratbench.stratifiers.sois import SELECT
 
 
 def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray, n: int, pair_weight: float = 1.0,
-                      dcp_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+                      dcp_weight: float = 1.0, single_errors: list[tuple[float, float]] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """Per-combination weights of F (module doc, step 2) and of its DCP hinge, from the starts'
-    counts (combinations × folds)."""
+    counts (combinations × folds). ``single_errors``: for each start, the summed squared errors of the
+    one-example labels and pairs left out of ``comb`` (:func:`single_combinations`), which count in each
+    term's value at the best start as they would in ``comb``."""
     support = comb.support.astype(float)
-    d = np.minimum(support / n, 1 - 0.5 / n)
     pair = comb.is_pair
+    scales = _term_scales(support, pair, start_counts, targets, n, single_errors)
+    return _weights(support, pair, scales, n, pair_weight, dcp_weight)
+
+
+def _ld_parts(support, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """rLD's and LD's marginal costs of a combination with this support: 1/|D^e| and 1/(n(1 − d_e)²)."""
+    d = np.minimum(support / n, 1 - 0.5 / n)
+    return 1.0 / support, 1.0 / (n * (1 - d) ** 2)
+
+
+def _term_scales(support, pair, start_counts, targets, n, single_errors) -> tuple[float, float, float]:
+    """1 / the value at the best start of the labels' rLD term, their LD term and the pairs' LD term."""
     share, block = (targets / n)[None, :], 1 << 18  # by blocks of combinations: no n_combinations × k temporaries
     errors = [np.concatenate([((c[i:i + block] - support[i:i + block, None] * share) ** 2).sum(axis=1)
                               for i in range(0, len(support), block)] or [np.zeros(0)]) for c in start_counts]
-    rld, ld = 1.0 / support, 1.0 / (n * (1 - d) ** 2)
+    rld, ld = _ld_parts(support, n)
+    rld1, ld1 = _ld_parts(np.ones(1), n)
+    singles = single_errors or [(0.0, 0.0)] * len(errors)
 
-    def scale(part, mask):  # 1 / the term's value at the best start: each term counts relative to it
-        value = min(float((error * part)[mask].sum()) for error in errors)
+    def scale(part, mask, single):  # 1 / the term's value at the best start: each term counts relative to it
+        value = min(float((error * part)[mask].sum()) + single(*alone) for error, alone in zip(errors, singles))
         return 1.0 / value if value > 0 else 0.0
 
+    return (scale(rld, ~pair, lambda label, _: rld1[0] * label), scale(ld, ~pair, lambda label, _: ld1[0] * label),
+            scale(ld, pair, lambda _, pairs: ld1[0] * pairs))
+
+
+def _weights(support, pair, scales, n, pair_weight, dcp_weight) -> tuple[np.ndarray, np.ndarray]:
+    rld, ld = _ld_parts(support, n)
     weight, hinge = np.zeros(len(support)), np.zeros(len(support))
-    per_rld = rld[~pair] * scale(rld, ~pair)
-    weight[~pair] = per_rld + ld[~pair] * scale(ld, ~pair)
-    weight[pair] = pair_weight * ld[pair] * scale(ld, pair)
+    per_rld = rld[~pair] * scales[0]
+    weight[~pair] = per_rld + ld[~pair] * scales[1]
+    weight[pair] = pair_weight * ld[pair] * scales[2]
     hinge[~pair] = dcp_weight * per_rld
     return weight, hinge
+
+
+def single_combinations(comb, ideal: np.ndarray):
+    """The combinations with more than one example, as example → combination lists (``row_ptr``,
+    ``row_combos``, each example's in their order in ``comb``) over their ids ``kept``, and for each example
+    the number of its one-example labels and pairs, left out. Each of these has its one positive in the
+    example's fold whatever the split: its squared errors change by 2(s_a − s_b) when the example moves from
+    fold a to b, and its emptiness and DCP hinge never (where every ⌈r_j⌉ = 1), so F's changes are those of
+    the example's summed weight of them (:func:`stratbench._kernels.hybrid._single_delta`). On extreme-scale
+    data they are most combinations (Amazon-670K's shape: 6.9 M of its 7.3 M)."""
+    support = comb.support
+    n = len(comb.row_ptr) - 1
+    alone = support == 1
+    if not alone.any() or np.min(ideal) <= 1e-6:  # a share of 0 would make a one-example label's cap 0
+        zeros = np.zeros(n, dtype=np.int64)
+        return comb.row_ptr, comb.row_combos, np.arange(len(support)), zeros, zeros
+    kept = np.flatnonzero(~alone)
+    renumber = np.full(len(support), -1, dtype=np.int64)
+    renumber[kept] = np.arange(len(kept))
+    ids = renumber[comb.row_combos]
+    rows = np.repeat(np.arange(n), np.diff(comb.row_ptr))
+    left_out = ids < 0
+    pairs_left = comb.is_pair[comb.row_combos] & left_out
+    label_alone = np.bincount(rows[left_out & ~pairs_left], minlength=n)
+    pair_alone = np.bincount(rows[pairs_left], minlength=n)
+    row_ptr = np.concatenate([[0], np.cumsum(np.bincount(rows[~left_out], minlength=n))]).astype(np.int64)
+    return row_ptr, ids[~left_out].astype(comb.row_combos.dtype), kept, label_alone, pair_alone
 
 
 @register("hybrid")
@@ -226,25 +275,38 @@ class HybridStratification(MultilabelStratifier):
         if not self.holdout and np.ptp(ideal) == 0:
             least, most = np.full(k, float(n // k)), np.full(k, float(-(-n // k)))
 
+        # one-example labels and pairs enter F only through each example's summed weight of them
+        row_ptr, row_combos, kept, label_alone, pair_alone = single_combinations(comb, ideal)
+        support, pairs = comb.support[kept], comb.is_pair[kept]
+
         def counts_of(fold):
-            return fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.first))
+            return fold_counts(row_ptr, row_combos, fold.astype(np.int64), k, len(kept))
+
+        def single_errors(fold):  # the squared errors of the one-example combinations: (labels, pairs)
+            share = targets / n
+            error = ((1 - share) ** 2 - share ** 2 + (share ** 2).sum())[fold]
+            return float(label_alone @ error), float(pair_alone @ error)
 
         # one objective for every start, each term weighted by its value at the better start
         counts = {name: counts_of(fold) for name, fold in starts.items()}
-        weight, hinge = objective_weights(comb, list(counts.values()), targets, n, self.pair_weight, self.dcp_weight)
-        pairs = comb.is_pair
-        floor = int((counts["iterative"][~pairs] == 0).sum())  # IS's FLZ: the hybrid never ends above it
-        inevitable = np.maximum(0, k - comb.support[pairs]).sum()
+        scales = _term_scales(support.astype(float), pairs, list(counts.values()), targets, n,
+                              [single_errors(fold) for fold in starts.values()])
+        weight, hinge = _weights(support.astype(float), pairs, scales, n, self.pair_weight, self.dcp_weight)
+        single_weight = _weights(np.ones(2), np.array([False, True]), scales, n, self.pair_weight,
+                                 self.dcp_weight)[0].astype(np.float32).astype(np.float64)
+        single = label_alone * single_weight[0] + pair_alone * single_weight[1]
+        floor = int((counts["iterative"][~pairs] == 0).sum())  # IS's FLZ (less the one-example labels' k − 1 each)
+        inevitable = np.maximum(0, k - support[pairs]).sum()
         pair_zeros = max(min(int((c[pairs] == 0).sum()) for c in counts.values()) - inevitable, 1)
         del counts
         fill = np.array([self.fill, self.fill / pair_zeros])  # the fillable pair zeros together ≈ one label's
-        R = np.zeros((len(comb.first), k + 4), dtype=np.float32)
-        R[:, k:] = np.column_stack([comb.support, weight, hinge, pairs])
+        R = np.zeros((len(kept), k + 4), dtype=np.float32)
+        R[:, k:] = np.column_stack([support, weight, hinge, pairs])
 
         def search(fold, passes, seed, visit=n, exact=True):
-            fold, value, zeros = hybrid_kernel(comb.row_ptr, comb.row_combos, R, fold.astype(np.int64), targets,
-                                               least, most, ideal, passes, self.samples, np.uint64(seed), fill, visit, exact,
-                                               self.keep_pairs)
+            fold, value, zeros = hybrid_kernel(row_ptr, row_combos, R, fold.astype(np.int64), targets,
+                                               least, most, ideal, passes, self.samples, np.uint64(seed), fill, single,
+                                               visit, exact, self.keep_pairs)
             return max(zeros - floor, 0), value, fold
 
         # `trial` of a pass from each start; the better (no more empty (fold, label) cells than IS,
