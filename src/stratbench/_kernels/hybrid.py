@@ -182,6 +182,30 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
                 moved += 1
 
 
+@kernel("int64[::1]", "int32[::1]", "int64[::1]", "boolean[::1]")
+def carried_combinations(row_ptr, row_combos, renumber, is_pair):  # pragma: no cover - compiled
+    """Each row's combinations renumbered by ``renumber`` (−1: a one-example combination, left out), in their
+    order, and each row's number of left-out labels and pairs: (row_ptr, row_combos, labels, pairs)."""
+    n = row_ptr.shape[0] - 1
+    kept_ptr = np.zeros(n + 1, dtype=np.int64)
+    labels = np.zeros(n, dtype=np.int64)
+    pairs = np.zeros(n, dtype=np.int64)
+    kept = np.empty(row_combos.shape[0], dtype=np.int32)
+    m = 0
+    for x in range(n):
+        for p in range(row_ptr[x], row_ptr[x + 1]):
+            c = row_combos[p]
+            if renumber[c] >= 0:
+                kept[m] = renumber[c]
+                m += 1
+            elif is_pair[c]:
+                pairs[x] += 1
+            else:
+                labels[x] += 1
+        kept_ptr[x + 1] = m
+    return kept_ptr, kept[:m].copy(), labels, pairs
+
+
 @kernel("int64[::1]", "int32[::1]", "float32[:, ::1]!", "int64[::1]!", "float64[::1]", "float64[::1]", "float64[::1]",
         "float64[::1]", "int64", "int64", "uint64", "float64[::1]", "float64[::1]", "int64", "boolean", "boolean")
 def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, passes, samples, seed, fill, single,

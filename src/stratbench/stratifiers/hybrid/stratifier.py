@@ -54,7 +54,7 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError
 from stratbench._kernels.group_search import group_search
-from stratbench._kernels.hybrid import hybrid_kernel
+from stratbench._kernels.hybrid import carried_combinations, hybrid_kernel
 from stratbench._kernels.iterative import iterative_kernel
 from stratbench._kernels.ld_polish import polish_kernel
 from stratbench._kernels.sois import sois_kernel
@@ -128,20 +128,14 @@ def single_combinations(comb, ideal: np.ndarray):
     support = comb.support
     n = len(comb.row_ptr) - 1
     alone = support == 1
-    if not alone.any() or np.min(ideal) <= 1e-6:  # a share of 0 would make a one-example label's cap 0
+    if np.min(ideal) <= 1e-6:  # a share of 0 would make a one-example label's cap 0: every combination kept
         zeros = np.zeros(n, dtype=np.int64)
         return comb.row_ptr, comb.row_combos, np.arange(len(support)), zeros, zeros
-    kept = np.flatnonzero(~alone)
-    renumber = np.full(len(support), -1, dtype=np.int64)
-    renumber[kept] = np.arange(len(kept))
-    ids = renumber[comb.row_combos]
-    rows = np.repeat(np.arange(n), np.diff(comb.row_ptr))
-    left_out = ids < 0
-    pairs_left = comb.is_pair[comb.row_combos] & left_out
-    label_alone = np.bincount(rows[left_out & ~pairs_left], minlength=n)
-    pair_alone = np.bincount(rows[pairs_left], minlength=n)
-    row_ptr = np.concatenate([[0], np.cumsum(np.bincount(rows[~left_out], minlength=n))]).astype(np.int64)
-    return row_ptr, ids[~left_out].astype(comb.row_combos.dtype), kept, label_alone, pair_alone
+    renumber = np.cumsum(~alone) - 1
+    renumber[alone] = -1
+    row_ptr, row_combos, label_alone, pair_alone = carried_combinations(comb.row_ptr, comb.row_combos, renumber,
+                                                                        comb.is_pair)
+    return row_ptr, row_combos, np.flatnonzero(~alone), label_alone, pair_alone
 
 
 @register("hybrid")
@@ -172,7 +166,7 @@ class HybridStratification(MultilabelStratifier):
     [1, 0, 0, 1, 1, 0]
     """
     reference = "stratbench (docs/ALGORITHMS.md, hybrid)"
-    kernels = (hybrid_kernel, polish_kernel, group_search, iterative_kernel, sois_kernel)
+    kernels = (hybrid_kernel, carried_combinations, polish_kernel, group_search, iterative_kernel, sois_kernel)
     compile_seconds = 10
 
     equal_sizes = True
@@ -201,7 +195,7 @@ class HybridStratification(MultilabelStratifier):
         (:func:`compile_search`) while this one compiles the starts and the polish."""
         if grouped:
             return (group_search, iterative_kernel), lambda: self._warm_up(True), ()
-        kernels = ((hybrid_kernel, iterative_kernel) + ((sois_kernel,) if self.start != "iterative" else ())
+        kernels = ((hybrid_kernel, carried_combinations, iterative_kernel) + ((sois_kernel,) if self.start != "iterative" else ())
                    + ((polish_kernel,) if self.polish is not None else ()))
         return kernels, self._compile_starts_and_polish, (f"{__name__}:compile_search",)
 
