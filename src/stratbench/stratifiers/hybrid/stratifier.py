@@ -21,6 +21,8 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    ⌈|D_λ|·r_j⌉, the fewest the fullest fold can hold (the hinge is zero exactly when the label's DCP
    is at its floor ⌈|D_λ|/k⌉/|D_λ| − 1/k); f_label = 1 and f_pair = 1/(the better start's fillable
    empty pair cells) reward positive evidence. ρ = ``pair_weight`` (3), η = ``dcp_weight`` (16).
+   One-example labels and pairs enter the search as each example's summed weight of them
+   (:func:`single_combinations`): the same F, over the combinations with more than one example.
 3. **Sizes first**: from each start, examples move from the fold furthest above its target size to the
    one furthest below until all are within one of their targets, the cheapest moves (in F) first,
    those that add an empty (fold, label) cell (with ``keep_pairs``, a (fold, pair) cell) only if no other can.
@@ -43,8 +45,8 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    of combination reads (``polish_budget``), swaps until none improves, then 3-cycles.
 
 Compiled (numba) over CSR label matrices and the combination lists of :mod:`stratbench.labels.combinations`, one
-float32 record per combination (its fold counts and parameters in one cache line): a pass costs
-O(k · Σ_x |Y_x|(|Y_x| + 1)/2), memory ≈ 4(k + 4) bytes per co-occurring pair.
+float32 record per combination with more than one example (its fold counts and parameters in one cache line):
+a pass costs O(k · Σ_x those of x), memory ≈ 4(k + 4) bytes per such combination.
 """
 
 from __future__ import annotations
