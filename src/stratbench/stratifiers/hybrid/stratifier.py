@@ -68,9 +68,9 @@ from stratbench.stratifiers.hybrid.ld_polish import polish_ld
 from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT
 
-# The kernels keep one float32 record per combination c (a label, or a co-occurring pair), so that a
-# single cache line serves it: R[c, :k] its count in each fold (exact integers), R[c, k] its support
-# |D^c|, R[c, k+1] its weight in F, R[c, k+2] its DCP hinge weight, R[c, k+3] 1 for a pair, 0 for a label.
+# The kernels keep one float32 record per combination c with more than one example (a label, or a co-occurring
+# pair), so that a single cache line serves it: R[c, :k] its count in each fold (exact integers), R[c, k] its
+# support |D^c|, R[c, k+1] its weight in F, R[c, k+2] its DCP hinge weight, R[c, k+3] 1 for a pair, 0 for a label.
 
 
 def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray, n: int, pair_weight: float = 1.0,
