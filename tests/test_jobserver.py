@@ -2,6 +2,7 @@
 folder, environment and thread pools; a job it cannot run runs in its own process; nothing outlives its job."""
 import os
 import pickle
+import shutil
 import signal
 import socket
 import subprocess
@@ -95,6 +96,30 @@ def test_a_killed_job_takes_its_forked_child_with_it(server, tmp_path):
         time.sleep(0.05)
     assert not Path(f"/proc/{child}").exists()
     assert f"child {child} (job.py) killed: its job had ended" in server[2].read_text()
+
+
+def test_a_server_killed_outright_takes_its_children_with_it_and_their_jobs_fail(tmp_path):
+    """SIGKILL gives the server no cleanup: its forked child dies with it (``PR_SET_PDEATHSIG``), and the job,
+    whose connection closes, fails instead of waiting or reporting success."""
+    running = jobserver.start(tmp_path / "jobserver.log", preload=())
+    address = os.environ.pop(jobserver.ENV)
+    deadline = time.monotonic() + 60
+    while not running.ready():
+        assert running.process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    script = tmp_path / "job.py"
+    script.write_text(JOB.format(before="", after="sys.stdout.flush(); import time; time.sleep(60)"))
+    job = subprocess.Popen([sys.executable, str(script)], env={**os.environ, jobserver.ENV: address},
+                           stdout=subprocess.PIPE, text=True)
+    child = int(job.stdout.readline().split()[1])
+    running.process.kill()
+    assert job.wait(timeout=10) == 1
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists()
+    running.process.wait()
+    shutil.rmtree(Path(address).parent, ignore_errors=True)  # a killed server leaves its socket's folder
 
 
 def test_the_server_leaves_when_the_process_that_started_it_does(tmp_path):

@@ -14,7 +14,8 @@ from the server's state; ``tests/test_workflow.py`` finds a study's outputs byte
 A job runs as before, in its own process, wherever the server cannot serve it: no server yet (the first
 jobs of a run, while it imports), another Python or environment (``--use-conda``, a container), another
 machine (a cluster executor: no server is started), off Linux (:func:`enabled`), or ``STRATBENCH_JOBSERVER=0``. A job killed by Snakemake
-(or by Ctrl-C) closes its connection, and the server kills its child. The server leaves when Snakemake does.
+(or by Ctrl-C) closes its connection, and the server kills its child; a server killed outright takes its children with
+it, and their jobs fail. The server leaves when Snakemake does.
 
 Snakemake's ``benchmark:`` files measure the job's own process, so for a forked job they hold its wall time
 but not the child's CPU time nor its memory; the ``stratbench-usage`` line of the job's log
@@ -210,12 +211,12 @@ def serve(address: str, parent: int, preload) -> None:
                 done, status = os.waitpid(pid, os.WNOHANG)
                 if done:
                     code = os.waitstatus_to_exitcode(status)  # -N: killed by signal N, which a shell gives as 128 + N
+                    print(f"child {pid} ({script}) ended with status {code} after {time.perf_counter() - since:.2f} s",
+                          flush=True)  # logged before the job hears of it: its log line is there once the job has ended
                     _send(conn, dict(status=code if code >= 0 else 128 - code))
                     selector.unregister(conn)
                     conn.close()
                     del children[conn]
-                    print(f"child {pid} ({script}) ended with status {code} after {time.perf_counter() - since:.2f} s",
-                          flush=True)
     finally:
         for pid, *_ in children.values():
             _kill(pid)
@@ -264,6 +265,7 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         return None
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
+    server = os.getpid()
     try:
         pid = os.fork()
     except OSError as error:  # no memory or processes left now: the job runs in its own Python, the others go on
@@ -274,6 +276,7 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
             os.close(fd)
         return None
     if pid == 0:  # the job's child: never returns
+        _die_with(server)
         signal.set_wakeup_fd(-1)
         for other in (listener, *others):
             other.close()
@@ -282,6 +285,20 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         os.close(fd)
     _send(conn, dict(pid=pid))
     return pid, Path(request["argv"][0]).name
+
+
+def _die_with(server: int) -> None:
+    """In the forked child: be killed when the server dies (Linux's ``PR_SET_PDEATHSIG``), so that a server killed
+    outright (SIGKILL, the out-of-memory killer) leaves no job running on whose client has already failed; leave
+    at once if it died before this call."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # no prctl: the server's own exit still kills its children
+        return
+    if os.getppid() != server:
+        os._exit(1)
 
 
 def _run_job(conn: socket.socket, request: dict, fds: list[int]) -> None:
