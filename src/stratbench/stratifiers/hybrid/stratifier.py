@@ -98,15 +98,14 @@ def _term_scales(support, pair, start_counts, targets, n, single_errors) -> tupl
     errors = [np.concatenate([((c[i:i + block] - support[i:i + block, None] * share) ** 2).sum(axis=1)
                               for i in range(0, len(support), block)] or [np.zeros(0)]) for c in start_counts]
     rld, ld = _ld_parts(support, n)
-    rld1, ld1 = _ld_parts(np.ones(1), n)
+    rld_one, ld_one = (float(part[0]) for part in _ld_parts(np.ones(1), n))  # a one-example combination's
     singles = single_errors or [(0.0, 0.0)] * len(errors)
 
-    def scale(part, mask, single):  # 1 / the term's value at the best start: each term counts relative to it
-        value = min(float((error * part)[mask].sum()) + single(*alone) for error, alone in zip(errors, singles))
+    def scale(part, mask, part_one, kind):  # 1 / the term's value at the best start: each term counts relative to it
+        value = min(float((error * part)[mask].sum()) + part_one * alone[kind] for error, alone in zip(errors, singles))
         return 1.0 / value if value > 0 else 0.0
 
-    return (scale(rld, ~pair, lambda label, _: rld1[0] * label), scale(ld, ~pair, lambda label, _: ld1[0] * label),
-            scale(ld, pair, lambda _, pairs: ld1[0] * pairs))
+    return scale(rld, ~pair, rld_one, 0), scale(ld, ~pair, ld_one, 0), scale(ld, pair, ld_one, 1)
 
 
 def _weights(support, pair, scales, n, pair_weight, dcp_weight) -> tuple[np.ndarray, np.ndarray]:
@@ -289,7 +288,7 @@ class HybridStratification(MultilabelStratifier):
                               [single_errors(fold) for fold in starts.values()])
         weight, hinge = _weights(support.astype(float), pairs, scales, n, self.pair_weight, self.dcp_weight)
         single_weight = _weights(np.ones(2), np.array([False, True]), scales, n, self.pair_weight,
-                                 self.dcp_weight)[0].astype(np.float32).astype(np.float64)
+                                 self.dcp_weight)[0].astype(np.float32).astype(np.float64)  # as R holds weights
         single = label_alone * single_weight[0] + pair_alone * single_weight[1]
         floor = int((counts["iterative"][~pairs] == 0).sum())  # IS's FLZ (less the one-example labels' k − 1 each)
         inevitable = np.maximum(0, k - support[pairs]).sum()
