@@ -178,7 +178,7 @@ def test_one_example_combinations_carried_as_row_weights_search_as_if_kept(share
     scales, counted with those combinations' squared errors in closed form, are those of every combination."""
     from stratbench._kernels import hybrid as H
     from stratbench.labels import apportion, fold_counts, label_combinations
-    from stratbench.stratifiers.hybrid.stratifier import _term_scales, objective_weights, single_combinations
+    from stratbench.stratifiers.hybrid.stratifier import _term_scales, objective_weights, one_example_errors, single_combinations
 
     n, k, ideal = 150, 4, np.array(shares)
     Y = (np.random.default_rng(5).random((n, 30)) < [0.007] * 15 + [0.06] * 15).astype(np.int8)
@@ -206,9 +206,7 @@ def test_one_example_combinations_carried_as_row_weights_search_as_if_kept(share
     assert carried[1] == pytest.approx(every[1], rel=1e-9)
     assert every[2] - carried[2] == (k - 1) * (alone & ~pairs).sum()
 
-    share = targets / n
-    error = ((1 - share) ** 2 - share ** 2 + (share ** 2).sum())[start]
-    singles = [(float(label_alone @ error), float(pair_alone @ error))]
+    singles = [one_example_errors(label_alone, pair_alone, start, targets / n)]
     assert _term_scales(support[kept].astype(float), pairs[kept], [counts[kept]], targets, n, singles) == \
         pytest.approx(_term_scales(support.astype(float), pairs, [counts], targets, n, None), rel=1e-12)
 

@@ -138,8 +138,8 @@ def test_label_combinations_by_sort_are_those_of_the_table(monkeypatch):
     from stratbench.labels import combinations
 
     Y = (np.random.default_rng(2).random((600, 200)) < 0.02).astype(np.int8)
-    Y[:, 3] = 1  # one label in every row: first label of a bucket of about 600 · 3 combinations
-    Y[:250, 150] = 1
+    Y[:, 3] = 1  # a label in every row: the first label of 3,173 combinations, a bucket sorted by argsort
+    Y[:250, 150] = 1  # and one in 250 rows (a bucket of 501), with a pair of 256 examples
     Y = sp.csr_matrix(Y)
     table = combinations.label_combinations(Y)
     monkeypatch.setattr(combinations, "_TABLE_LIMIT", 0)

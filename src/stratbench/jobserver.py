@@ -13,9 +13,9 @@ from the server's state; ``tests/test_workflow.py`` finds a study's outputs byte
 
 A job runs as before, in its own process, wherever the server cannot serve it: no server yet (the first
 jobs of a run, while it imports), another Python or environment (``--use-conda``, a container), another
-machine (a cluster executor: no server is started), off Linux (:func:`enabled`), or ``STRATBENCH_JOBSERVER=0``. A job killed by Snakemake
-(or by Ctrl-C) closes its connection, and the server kills its child; a server killed outright takes its children with
-it, and their jobs fail. The server leaves when Snakemake does.
+machine (a cluster executor: no server is started), off Linux (:func:`enabled`), or ``STRATBENCH_JOBSERVER=0``.
+A job killed by Snakemake (or by Ctrl-C) closes its connection, and the server kills its child; a server killed
+outright takes its children with it, and their jobs fail. The server leaves when Snakemake does.
 
 Snakemake's ``benchmark:`` files measure the job's own process, so for a forked job they hold its wall time
 but not the child's CPU time nor its memory; the ``stratbench-usage`` line of the job's log
@@ -253,16 +253,9 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         request = pickle.loads(body) if body is not None else None
         conn.settimeout(None)
     except (OSError, pickle.UnpicklingError, EOFError):
-        conn.close()
-        for fd in fds:
-            os.close(fd)
-        return None
+        return _refuse(conn, fds, None)
     if request is None or request["identity"] != _identity():
-        _send(conn, dict(refused="another interpreter or package" if request else "no request"))
-        conn.close()
-        for fd in fds:
-            os.close(fd)
-        return None
+        return _refuse(conn, fds, "another interpreter or package" if request else "no request")
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     server = os.getpid()
@@ -270,11 +263,7 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         pid = os.fork()
     except OSError as error:  # no memory or processes left now: the job runs in its own Python, the others go on
         print(f"fork failed ({error}): {Path(request['argv'][0]).name} runs on its own", flush=True)
-        _send(conn, dict(refused=str(error)))
-        conn.close()
-        for fd in fds:
-            os.close(fd)
-        return None
+        return _refuse(conn, fds, str(error))
     if pid == 0:  # the job's child: never returns
         _die_with(server)
         signal.set_wakeup_fd(-1)
@@ -287,6 +276,16 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
     return pid, Path(request["argv"][0]).name
 
 
+def _refuse(conn: socket.socket, fds: list[int], why: str | None) -> None:
+    """Tell the job why the server will not run it (where it can still hear: ``why`` not None), so that it runs in
+    its own Python, and close the connection and the streams it sent."""
+    if why is not None:
+        _send(conn, dict(refused=why))
+    conn.close()
+    for fd in fds:
+        os.close(fd)
+
+
 def _die_with(server: int) -> None:
     """In the forked child: be killed when the server dies (Linux's ``PR_SET_PDEATHSIG``), so that a server killed
     outright (SIGKILL, the out-of-memory killer) leaves no job running on whose client has already failed; leave
@@ -295,7 +294,7 @@ def _die_with(server: int) -> None:
 
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # no prctl: the server's own exit still kills its children
+    except (OSError, AttributeError):  # no prctl: only the server's orderly exit kills its children
         return
     if os.getppid() != server:
         os._exit(1)

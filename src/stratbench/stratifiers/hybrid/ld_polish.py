@@ -75,7 +75,7 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
     sort_segments(ptr, combos)  # sorted within each labelset, for the merge
     M = np.zeros((S, k), dtype=np.int32)
     np.add.at(M, (row_sets, fold), 1)
-    C = fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.first_seen))
+    C = fold_counts(comb.row_ptr, comb.row_combos, fold.astype(np.int64), k, len(comb.first))
     sizes = np.bincount(fold, minlength=k).astype(np.float64)
     support = comb.support.astype(np.float64)
     d = np.minimum(support / n, (n - 1) / n)

@@ -139,6 +139,14 @@ def single_combinations(comb, ideal: np.ndarray):
     return row_ptr, row_combos, np.flatnonzero(~alone), label_alone, pair_alone
 
 
+def one_example_errors(label_alone, pair_alone, fold, share) -> tuple[float, float]:
+    """The summed squared errors Σ_j (c_j − s_j)² of the one-example labels and of the one-example pairs
+    (``label_alone``, ``pair_alone``: each example's count of them) in the split ``fold``: (1 − s_a)² + Σ_{j≠a} s_j²
+    for each, a its example's fold."""
+    error = ((1 - share) ** 2 - share ** 2 + (share ** 2).sum())[fold]
+    return float(label_alone @ error), float(pair_alone @ error)
+
+
 @register("hybrid")
 class HybridStratification(MultilabelStratifier):
     """The better of IS and SOIS, refined by a local search that balances labels and label pairs
@@ -277,15 +285,10 @@ class HybridStratification(MultilabelStratifier):
         def counts_of(fold):
             return fold_counts(row_ptr, row_combos, fold.astype(np.int64), k, len(kept))
 
-        def single_errors(fold):  # the squared errors of the one-example combinations: (labels, pairs)
-            share = targets / n
-            error = ((1 - share) ** 2 - share ** 2 + (share ** 2).sum())[fold]
-            return float(label_alone @ error), float(pair_alone @ error)
-
         # one objective for every start, each term weighted by its value at the better start
         counts = {name: counts_of(fold) for name, fold in starts.items()}
         scales = _term_scales(support.astype(float), pairs, list(counts.values()), targets, n,
-                              [single_errors(fold) for fold in starts.values()])
+                              [one_example_errors(label_alone, pair_alone, fold, targets / n) for fold in starts.values()])
         weight, hinge = _weights(support.astype(float), pairs, scales, n, self.pair_weight, self.dcp_weight)
         single_weight = _weights(np.ones(2), np.array([False, True]), scales, n, self.pair_weight,
                                  self.dcp_weight)[0].astype(np.float32).astype(np.float64)  # as R holds weights
