@@ -3,7 +3,8 @@
 they run). The modules the users call (``stratbench.stratifiers``, ``stratbench.labels``, …) prepare the
 arrays and call these.
 
-- :mod:`.common`: the RNG (splitmix64), IS's fold choice and the unlabelled rows, a stable argsort;
+- :mod:`.common`: the RNG (splitmix64), IS's fold choice and the unlabelled rows, a stable argsort, ⌈·⌉;
+- :mod:`.prefetch`: cache hints, for the searches' random reads;
 - :mod:`.iterative`, :mod:`.sois`, :mod:`.optisplit`: those stratifiers' loops;
 - :mod:`.hybrid`, :mod:`.ld_polish`, :mod:`.group_search`: the hybrid's local search, LD polish and grouped search;
 - :mod:`.combinations`: the labels and co-occurring pairs of each row, their fold counts;

@@ -18,6 +18,14 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 @jit
+def ceil(v):  # pragma: no cover - compiled
+    """⌈v⌉ for |v| < 2⁶³ (0.0 for −1 < v < 0): by truncation, where np.ceil in code compiled for the generic
+    architecture (the wheel's) is a call into libm, in the searches' innermost loops."""
+    t = np.float64(np.int64(v))
+    return t + 1.0 if t < v else t
+
+
+@jit
 def next_u64(state):  # pragma: no cover - compiled
     """Advance ``state`` (a 1-element uint64 array) and return the next 64-bit output."""
     state[0] += _GAMMA

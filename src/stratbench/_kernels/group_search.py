@@ -3,14 +3,14 @@
 import numpy as np
 
 from stratbench._kernels._compile import jit, kernel
-from stratbench._kernels.common import randbelow
+from stratbench._kernels.common import ceil, randbelow
 
 
 @jit
 def dcp_cap(support, ideal_share):  # pragma: no cover - compiled
     """The fewest positives the fullest fold can hold, ⌈|D_λ|·r_j⌉: DCP's ideal, whatever T_j's rounding
     (the hybrid's DCP hinge, grouped or not)."""
-    return np.ceil(support * ideal_share - 1e-6)
+    return ceil(support * ideal_share - 1e-6)
 
 
 @jit

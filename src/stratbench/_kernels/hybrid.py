@@ -6,6 +6,7 @@ from stratbench._kernels._compile import jit, kernel
 from stratbench._kernels.combinations import fold_counts
 from stratbench._kernels.common import randbelow, stable_argsort
 from stratbench._kernels.group_search import dcp_cap
+from stratbench._kernels.prefetch import prefetch, prefetch_at
 
 
 @jit
@@ -98,6 +99,54 @@ def _move(x, a, b, row_ptr, row_combos, R, fold, sizes):  # pragma: no cover - c
     fold[x] = b
     sizes[a] -= 1
     sizes[b] += 1
+
+
+@jit
+def _ahead(order, i, end, row_ptr, row_combos, R, fold, single):  # pragma: no cover - compiled
+    """Cache hints for the rows a pass visits after its i-th (of ``end``), each link of a row's chain a few
+    rows before it is read (:mod:`~stratbench._kernels.prefetch`): the 24th row ahead's list bounds, fold and
+    weight, the 12th's combination list, the 4th's combinations' records (their first and last columns: a
+    record may span two cache lines)."""
+    if i + 24 < end:
+        z = order[i + 24]
+        prefetch(row_ptr, z)
+        prefetch(fold, z)
+        prefetch(single, z)
+    if i + 12 < end:
+        z = order[i + 12]
+        if row_ptr[z + 1] > row_ptr[z]:
+            prefetch(row_combos, row_ptr[z])
+    if i + 4 < end:
+        z = order[i + 4]
+        for p in range(row_ptr[z], row_ptr[z + 1]):
+            prefetch_at(R, row_combos[p], 0)
+            prefetch_at(R, row_combos[p], R.shape[1] - 1)
+
+
+@jit
+def _partners(state, n, fold, b, x, samples, tries, row_ptr, row_combos, R, single, found):  # pragma: no cover
+    """Draw the swap partners of x, members of fold b: for each of ``samples``, up to ``tries`` uniform rows until
+    one is in b (none found: that sample is skipped). Into ``found``; returns how many. All are drawn before
+    any is scored (scoring draws nothing, so the draws are those of drawing each before scoring it), with
+    cache hints for their rows, combination lists and records, so that their reads overlap."""
+    m = np.int64(0)
+    for _s in range(samples):
+        for _t in range(tries):
+            cand = randbelow(state, n)
+            if fold[cand] == b and cand != x:
+                found[m] = cand
+                m += 1
+                prefetch(row_ptr, cand)
+                prefetch(single, cand)
+                break
+    for s in range(m):
+        if row_ptr[found[s] + 1] > row_ptr[found[s]]:
+            prefetch(row_combos, row_ptr[found[s]])
+    for s in range(m):
+        for p in range(row_ptr[found[s]], row_ptr[found[s] + 1]):
+            prefetch_at(R, row_combos[p], 0)
+            prefetch_at(R, row_combos[p], R.shape[1] - 1)
+    return m
 
 
 @jit
@@ -229,6 +278,7 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
     state = np.array([np.uint64(seed)], dtype=np.uint64)
     order = np.arange(n)
     d_x, zl_x, zp_x = np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
+    found = np.empty(samples, dtype=np.int64)
     # within one of the target sizes
     _fit_sizes(targets - 1, targets + 1, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, single,
                keep_pairs)
@@ -238,7 +288,10 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
             r = randbelow(state, i + 1)
             order[i], order[r] = order[r], order[i]
         gain = 0.0
-        for x in order[:visit]:
+        end = min(visit, n)
+        for i in range(end):
+            _ahead(order, i, end, row_ptr, row_combos, R, fold, single)
+            x = order[i]
             if row_ptr[x + 1] == row_ptr[x] and single[x] == 0.0:
                 continue  # a label-less example changes no count
             a = fold[x]
@@ -258,15 +311,8 @@ def hybrid_kernel(row_ptr, row_combos, R, fold, targets, least, most, ideal, pas
             zl, zp = zl_x[b], zp_x[b]
             _move(x, a, b, row_ptr, row_combos, R, fold, sizes)
             best_y, best_total = np.int64(-1), 0.0
-            for _s in range(samples):
-                y = np.int64(-1)
-                for _t in range(4 * k):
-                    cand = randbelow(state, n)
-                    if fold[cand] == b and cand != x:
-                        y = cand
-                        break
-                if y < 0:
-                    continue
+            for s in range(_partners(state, n, fold, b, x, samples, 4 * k, row_ptr, row_combos, R, single, found)):
+                y = found[s]
                 d_y, zl_y, zp_y = _delta_to(y, b, a, row_ptr, row_combos, R, share, ideal, fill, single)
                 if not _adds_empty(zl + zl_y, zp + zp_y, keep_pairs) and best_d + d_y < best_total - 1e-12:
                     best_y, best_total = y, best_d + d_y

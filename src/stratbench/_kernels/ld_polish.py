@@ -3,7 +3,8 @@
 import numpy as np
 
 from stratbench._kernels._compile import jit, kernel
-from stratbench._kernels.common import randbelow
+from stratbench._kernels.common import ceil, randbelow
+from stratbench._kernels.prefetch import prefetch, prefetch_at
 
 
 @jit
@@ -48,7 +49,7 @@ def _tally(pair, d, z, d_label, d_pair, z_label, z_pair):  # pragma: no cover - 
 @jit
 def _cap(caps, c, j):  # pragma: no cover - compiled
     """⌈|D^c|·r_j⌉ of ``caps`` = (supports, shares): the most positives fold j takes (DCP's floor)."""
-    return np.ceil(caps[0][c] * caps[1][j] - 1e-6)
+    return ceil(caps[0][c] * caps[1][j] - 1e-6)
 
 
 @jit
@@ -74,6 +75,47 @@ def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # prag
         if not is_pair[c]:
             over += (1 if to_a > 0 and ca + 1 > _cap(caps, c, a) else 0) + (1 if to_b > 0 and cb + 1 > _cap(caps, c, b) else 0)
     return d_label, d_pair, z_label, z_pair, over
+
+
+@jit
+def _hint_combinations(t, ptr, combos, C, odds, support, is_pair):  # pragma: no cover - compiled
+    """Cache hints for labelset t's combinations' counts (first and last fold: a row may span two cache lines),
+    odds, supports and kinds (:mod:`~stratbench._kernels.prefetch`)."""
+    for i in range(ptr[t], ptr[t + 1]):
+        c = combos[i]
+        prefetch_at(C, c, 0)
+        prefetch_at(C, c, C.shape[1] - 1)
+        prefetch(odds, c)
+        prefetch(support, c)
+        prefetch(is_pair, c)
+
+
+@jit
+def _partners(state, row_sets, M, s, a, samples, ptr, combos, C, odds, support, is_pair, sets, folds):  # pragma: no cover
+    """The swap partners of a row of labelset s in fold a, into ``sets`` and ``folds``; returns how many: for each
+    of ``samples``, a labelset t drawn by its rows, then one of its other folds b (none, or t = s: that sample is
+    skipped). All are drawn before any is scored (scoring draws nothing and changes no count, so the draws are
+    those of drawing each before scoring it), with cache hints for what their scores read."""
+    n, k = row_sets.shape[0], M.shape[1]
+    m = np.int64(0)
+    for _trial in range(samples):
+        t, b, seen = row_sets[randbelow(state, n)], np.int64(-1), 0
+        for j in range(k):
+            if j != a and M[t, j] > 0:
+                seen += 1
+                if randbelow(state, seen) == 0:
+                    b = j
+        if b < 0 or t == s:
+            continue
+        sets[m], folds[m] = t, b
+        m += 1
+        prefetch(ptr, t)
+    for i in range(m):
+        if ptr[sets[i] + 1] > ptr[sets[i]]:
+            prefetch(combos, ptr[sets[i]])
+    for i in range(m):
+        _hint_combinations(sets[i], ptr, combos, C, odds, support, is_pair)
+    return m
 
 
 @jit
@@ -196,6 +238,7 @@ def polish_kernel(ptr, combos, is_pair, odds, support, ratios, M, C, sizes, row_
     n = row_sets.shape[0]
     small = float(n // k)
     mark = np.zeros(C.shape[0], dtype=np.bool_)
+    sets, folds = np.empty(max(samples, 0), dtype=np.int64), np.empty(max(samples, 0), dtype=np.int64)
     swaps = 0
     reads = np.int64(0)
     for phase in range(2 if budget > 0 and cycles else 1):  # bounded: swaps to a standstill, then cycles
@@ -203,6 +246,8 @@ def polish_kernel(ptr, combos, is_pair, odds, support, ratios, M, C, sizes, row_
         for _ in range(passes):
             taken = 0
             for s in range(S):
+                if s + 2 < S:
+                    _hint_combinations(s + 2, ptr, combos, C, odds, support, is_pair)
                 for a in range(k):
                     if M[s, a] == 0:
                         continue
@@ -210,20 +255,17 @@ def polish_kernel(ptr, combos, is_pair, odds, support, ratios, M, C, sizes, row_
                             return swaps + taken, reads
                     length = ptr[s + 1] - ptr[s]
                     best, best_t, best_b = -1e-12, np.int64(-1), np.int64(-1)
-                    tries = (k - 1) * S if exhaustive else samples
+                    if exhaustive:
+                        tries = (k - 1) * S
+                    else:  # labelsets drawn by their rows, each with one of its other folds
+                        tries = _partners(state, row_sets, M, s, a, samples, ptr, combos, C, odds, support, is_pair,
+                                          sets, folds)
                     for trial in range(tries):
                         if exhaustive:
                             b, t = trial // S, trial % S
                             b += 1 if b >= a else 0
-                        else:  # a labelset drawn by its rows, then one of its other folds
-                            t, b, seen = row_sets[randbelow(state, n)], -1, 0
-                            for j in range(k):
-                                if j != a and M[t, j] > 0:
-                                    seen += 1
-                                    if randbelow(state, seen) == 0:
-                                        b = j
-                            if b < 0:
-                                continue
+                        else:
+                            t, b = sets[trial], folds[trial]
                         if b == a or t == s or M[t, b] == 0:
                             continue
                         reads += length + ptr[t + 1] - ptr[t]
