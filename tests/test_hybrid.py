@@ -192,19 +192,21 @@ def test_one_example_combinations_carried_as_row_weights_search_as_if_kept(share
     weight, hinge = objective_weights(comb, [counts], targets, n, 3.0, 16.0)
     R = np.zeros((len(support), k + 4), dtype=np.float32)
     R[:, k:] = np.column_stack([support, weight, hinge, pairs])
-    row_ptr, row_combos, kept, label_alone, pair_alone = single_combinations(comb, ideal)
-    assert kept.tolist() == np.flatnonzero(~alone).tolist()
+    carried = single_combinations(comb, ideal)
+    kept = np.flatnonzero(~alone)
+    assert carried.support.tolist() == support[kept].tolist() and carried.is_pair.tolist() == pairs[kept].tolist()
+    row_ptr, row_combos, label_alone, pair_alone = carried.row_ptr, carried.row_combos, carried.labels_alone, carried.pairs_alone
     assert ((np.diff(row_ptr) == 0) & (label_alone + pair_alone > 0)).sum() == 3  # rows with no other combination
     one = [np.unique(R[alone & (pairs == p), k + 1]) for p in (False, True)]
     assert [len(w) for w in one] == [1, 1]  # a one-example label's weight is the same for all; so is a pair's
     single = label_alone * float(one[0][0]) + pair_alone * float(one[1][0])
     common = (targets, targets, targets, ideal, 3, 8, np.uint64(7), np.array([1.0, 0.01]))
     every = H.hybrid_kernel(comb.row_ptr, comb.row_combos, R, start, *common, np.zeros(n), n, True, False)
-    carried = H.hybrid_kernel(row_ptr, row_combos, R[kept], start, *common, single, n, True, False)
+    search = H.hybrid_kernel(row_ptr, row_combos, R[kept], start, *common, single, n, True, False)
     assert (every[0] != start).sum() > 20
-    assert every[0].tolist() == carried[0].tolist()
-    assert carried[1] == pytest.approx(every[1], rel=1e-9)
-    assert every[2] - carried[2] == (k - 1) * (alone & ~pairs).sum()
+    assert every[0].tolist() == search[0].tolist()
+    assert search[1] == pytest.approx(every[1], rel=1e-9)
+    assert every[2] - search[2] == (k - 1) * (alone & ~pairs).sum()
 
     singles = [one_example_errors(label_alone, pair_alone, start, targets / n)]
     assert _term_scales(support[kept].astype(float), pairs[kept], [counts[kept]], targets, n, singles) == \

@@ -151,3 +151,41 @@ def test_label_combinations_by_sort_are_those_of_the_table(monkeypatch):
     assert by_sort.second[by_sort.row_combos].tolist() == table.second[table.row_combos].tolist()
     assert by_sort.support.tolist() == table.support[by_sort.first_seen].tolist()
     assert int(table.support.max()) == 600 and len(table.first) > 2000
+
+
+def test_the_combinations_of_more_than_one_example_built_alone_are_those_of_every_combination_filtered(monkeypatch):
+    """Where a label space is numbered in key order (here forced), ``kept_combinations`` (``kept_by_sort``) gives each
+    row the combinations with more than one example, with their ids, supports and kinds, and each row's numbers of
+    one-example labels and pairs, as filtering ``label_combinations`` does; and the hybrid from IS's start without
+    the polish, which builds only those, splits as it does given every combination."""
+    import scipy.sparse as sp
+
+    from stratbench.labels import combinations
+    from stratbench.stratifiers.hybrid import stratifier as H
+    from stratbench.stratifiers.iterative import iterative_fold_ids
+
+    rng = np.random.default_rng(0)
+    Y = (rng.random((700, 300)) < 0.6 / (1 + np.arange(300)) ** 0.8).astype(np.int8)  # a power law: rare labels
+    Y[:, 5] = 1  # a long bucket, sorted by argsort
+    Y[::50] = 0  # rows without labels
+    Y[:, 290:] = 0
+    Y[1 + 3 * np.arange(10), 290 + np.arange(10)] = 1  # ten one-example labels
+    Y[1, :290] = 0  # a row with one of them alone
+    Y = sp.csr_matrix(Y)
+    monkeypatch.setattr(combinations, "_TABLE_LIMIT", 0)
+    assert combinations.sorted_numbering(300)
+    ideal = np.full(5, 0.2)
+    every = H.single_combinations(combinations.label_combinations(Y), ideal)
+    alone = H.single_combinations(None, ideal, Y)
+    for field in ("row_ptr", "row_combos", "support", "is_pair", "labels_alone", "pairs_alone"):
+        assert getattr(alone, field).dtype == getattr(every, field).dtype
+        assert getattr(alone, field).tolist() == getattr(every, field).tolist(), field
+    assert (every.labels_alone.sum(), every.pairs_alone.sum(), len(every.support)) == (12, 5344, 2795)
+    assert ((np.diff(every.row_ptr) == 0) & (every.labels_alone + every.pairs_alone > 0)).sum() == 1
+
+    method = H.HybridStratification(n_splits=5, random_state=0, start="iterative", polish=None)
+    ratios = method._ratios(700)
+    starts = {"iterative": iterative_fold_ids(Y, ratios, 1)}
+    folds = method._refine(Y, None, ratios, starts, 2)
+    assert folds.tolist() == method._refine(Y, combinations.label_combinations(Y), ratios, starts, 2).tolist()
+    assert (folds != starts["iterative"]).sum() == 74

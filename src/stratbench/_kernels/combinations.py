@@ -58,6 +58,89 @@ def ids_by_sort(indptr, indices, q, row_ptr):  # pragma: no cover - compiled
     return row_combos, first[:n_ids].copy(), second[:n_ids].copy(), first_seen
 
 
+@kernel("int64[::1]", "int64[::1]", "int64")
+def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
+    """The combinations with more than one example, numbered as :func:`ids_by_sort` numbers them among
+    themselves (key order), without numbering the others: a label of one example makes each of its pairs one
+    too, so only the pairs of labels with two or more examples are sorted (as there, by first label, then each
+    bucket by second), and a pair that turns out alone is counted, not kept. Returns (row_ptr, row_combos: each
+    row's kept combinations in their order, first, second, support, each row's one-example labels, its
+    one-example pairs)."""
+    n = indptr.shape[0] - 1
+    label_support = np.zeros(q, dtype=np.int64)
+    for a in range(indptr[n]):
+        label_support[indices[a]] += 1
+    labels_alone = np.zeros(n, dtype=np.int64)
+    pairs_alone = np.zeros(n, dtype=np.int64)
+    cand_ptr = np.zeros(n + 1, dtype=np.int64)  # each row's candidates: its combinations of such labels
+    start = np.zeros(q + 1, dtype=np.int64)
+    for x in range(n):
+        lo, hi = indptr[x], indptr[x + 1]
+        m = np.int64(0)
+        for a in range(hi - 1, lo - 1, -1):  # a label is first in 1 + (such labels after it) candidates
+            if label_support[indices[a]] >= 2:
+                m += 1
+                start[indices[a] + 1] += m
+        labels_alone[x] = hi - lo - m
+        pairs_alone[x] = (hi - lo) * (hi - lo - 1) // 2 - m * (m - 1) // 2
+        cand_ptr[x + 1] = cand_ptr[x] + m * (m + 1) // 2
+    for v in range(q):
+        start[v + 1] += start[v]
+    P = cand_ptr[n]
+    fill = start[:-1].copy()
+    second_of = np.empty(P, dtype=np.int32)
+    origin = np.empty(P, dtype=np.int64)
+    for x in range(n):
+        out = cand_ptr[x]
+        lo, hi = indptr[x], indptr[x + 1]
+        for a in range(lo, hi):
+            v = indices[a]
+            if label_support[v] < 2:
+                continue
+            at = fill[v]
+            for b in range(a, hi):
+                if label_support[indices[b]] >= 2:
+                    second_of[at] = indices[b]
+                    origin[at] = out
+                    at += 1
+                    out += 1
+            fill[v] = at
+    for v in range(q):
+        _sort_bucket(second_of, origin, start[v], start[v + 1])
+    cand_id = np.empty(P, dtype=np.int32)
+    first = np.empty(P, dtype=np.int64)
+    second = np.empty(P, dtype=np.int64)
+    support = np.empty(P, dtype=np.int64)
+    n_ids = np.int64(0)
+    for v in range(q):
+        r = start[v]
+        while r < start[v + 1]:
+            e = r + 1
+            while e < start[v + 1] and second_of[e] == second_of[r]:
+                e += 1
+            if e - r >= 2:
+                first[n_ids], second[n_ids], support[n_ids] = v, second_of[r], e - r
+                for s in range(r, e):
+                    cand_id[origin[s]] = n_ids
+                n_ids += 1
+            else:
+                cand_id[origin[r]] = -1
+            r = e
+    row_ptr = np.zeros(n + 1, dtype=np.int64)
+    row_combos = np.empty(P, dtype=np.int32)
+    m = np.int64(0)
+    for x in range(n):
+        for p in range(cand_ptr[x], cand_ptr[x + 1]):
+            if cand_id[p] >= 0:
+                row_combos[m] = cand_id[p]
+                m += 1
+            else:
+                pairs_alone[x] += 1
+        row_ptr[x + 1] = m
+    return (row_ptr, row_combos[:m].copy(), first[:n_ids].copy(), second[:n_ids].copy(), support[:n_ids].copy(),
+            labels_alone, pairs_alone)
+
+
 @jit
 def _sort_bucket(key, payload, lo, hi):  # pragma: no cover - compiled
     """Sort ``key[lo:hi]`` ascending, ``payload`` along: insertion sort for a short run, else by argsort."""

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench._kernels.combinations import fold_counts, group_rows, ids_by_sort, ids_by_table
+from stratbench._kernels.combinations import fold_counts, group_rows, ids_by_sort, ids_by_table, kept_by_sort
 
-__all__ = ["Combinations", "fold_counts", "label_combinations"]  # fold_counts: examples of each combination per fold
+# fold_counts: examples of each combination per fold
+__all__ = ["Combinations", "KeptCombinations", "fold_counts", "kept_combinations", "label_combinations"]
 
 _TABLE_LIMIT = 1 << 24  # a dense lookup table for q² ≤ 16 M keys (64 MB); a sort beyond
 
@@ -49,14 +50,45 @@ class Combinations:
         return order
 
 
-def label_combinations(Y: sp.csr_matrix) -> Combinations:
+@dataclass
+class KeptCombinations:
+    """The combinations with more than one example: ``row_ptr``/``row_combos`` (example → their ids, in the
+    example's order), ``support``, ``is_pair``; and each example's number of one-example labels
+    (``labels_alone``) and pairs (``pairs_alone``), left out."""
+
+    row_ptr: np.ndarray
+    row_combos: np.ndarray
+    support: np.ndarray
+    is_pair: np.ndarray
+    labels_alone: np.ndarray
+    pairs_alone: np.ndarray
+
+
+def _sorted_rows(Y) -> tuple[np.ndarray, np.ndarray, int]:
     Y = sp.csr_matrix(Y)
     Y.sort_indices()
-    n, q = Y.shape
-    t = np.diff(Y.indptr).astype(np.int64)
+    return Y.indptr.astype(np.int64), Y.indices.astype(np.int64), Y.shape[1]
+
+
+def sorted_numbering(q: int) -> bool:
+    """Whether :func:`label_combinations` numbers the combinations of q labels in key order (first label,
+    second label), by a sort: a label space too large for the lookup table (which numbers by first appearance)."""
+    return q * q > _TABLE_LIMIT
+
+
+def kept_combinations(Y: sp.csr_matrix) -> KeptCombinations:
+    """The combinations of :func:`label_combinations` with more than one example, numbered in key order, built
+    without the others (:func:`~stratbench._kernels.combinations.kept_by_sort`): the same as filtering
+    ``label_combinations(Y)`` where it numbers them in that order (:func:`sorted_numbering`)."""
+    row_ptr, row_combos, first, second, support, labels_alone, pairs_alone = kept_by_sort(*_sorted_rows(Y))
+    return KeptCombinations(row_ptr, row_combos, support, first != second, labels_alone, pairs_alone)
+
+
+def label_combinations(Y: sp.csr_matrix) -> Combinations:
+    indptr, indices, q = _sorted_rows(Y)
+    t = np.diff(indptr)
     row_ptr = np.concatenate([[0], np.cumsum(t * (t + 1) // 2)]).astype(np.int64)
-    indptr, indices = Y.indptr.astype(np.int64), Y.indices.astype(np.int64)
-    if q * q <= _TABLE_LIMIT:
+    if not sorted_numbering(q):
         row_combos, first, second = ids_by_table(indptr, indices, np.int64(q), row_ptr)
         first_seen = np.arange(len(first), dtype=np.int64)
     else:

@@ -55,12 +55,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
+from stratbench._kernels.combinations import kept_by_sort
 from stratbench._kernels.group_search import group_search
 from stratbench._kernels.hybrid import carried_combinations, hybrid_kernel
 from stratbench._kernels.iterative import iterative_kernel
 from stratbench._kernels.ld_polish import polish_kernel
 from stratbench._kernels.sois import sois_kernel
 from stratbench.labels import apportion, fold_counts, label_combinations
+from stratbench.labels.combinations import KeptCombinations, kept_combinations, sorted_numbering
 from stratbench.stratifiers import register
 from stratbench.stratifiers._base import MultilabelStratifier, tiny_labels
 from stratbench.stratifiers.hybrid.group_search import group_combinations
@@ -118,25 +120,30 @@ def _weights(support, pair, scales, n, pair_weight, dcp_weight) -> tuple[np.ndar
     return weight, hinge
 
 
-def single_combinations(comb, ideal: np.ndarray):
-    """The combinations with more than one example, as example → combination lists (``row_ptr``,
-    ``row_combos``, each example's in their order in ``comb``) over their ids ``kept``, and for each example
-    the number of its one-example labels and pairs, left out. Each of these has its one positive in the
-    example's fold whatever the split: its squared errors change by 2(s_a − s_b) when the example moves from
-    fold a to b, and its emptiness and DCP hinge never (where every ⌈r_j⌉ = 1), so F's changes are those of
-    the example's summed weight of them (:func:`stratbench._kernels.hybrid._single_delta`). On extreme-scale
-    data they are most combinations (Amazon-670K's shape: 6.9 M of its 7.3 M)."""
-    support = comb.support
+def single_combinations(comb, ideal: np.ndarray, Y=None) -> KeptCombinations:
+    """The combinations of ``comb`` with more than one example (example → combination lists over their ids,
+    in ``comb``'s order, each example's in its order), and for each example the number of its one-example
+    labels and pairs, left out. Each of these has its one positive in the example's fold whatever the split:
+    its squared errors change by 2(s_a − s_b) when the example moves from fold a to b, and its emptiness and
+    DCP hinge never (where every ⌈r_j⌉ = 1), so F's changes are those of the example's summed weight of them
+    (:func:`stratbench._kernels.hybrid._single_delta`). On extreme-scale data they are most combinations
+    (Amazon-670K's shape: 6.9 M of its 7.3 M). ``comb`` None: those of ``Y``, built without the others where
+    :func:`~stratbench.labels.combinations.label_combinations` numbers in key order (a large label space)."""
+    if comb is None:
+        if sorted_numbering(Y.shape[1]) and np.min(ideal) > 1e-6:
+            return kept_combinations(Y)
+        comb = label_combinations(Y)
+    support, is_pair = comb.support, comb.is_pair
     n = len(comb.row_ptr) - 1
     alone = support == 1
     if np.min(ideal) <= 1e-6:  # a share of 0 would make a one-example label's cap 0: every combination kept
         zeros = np.zeros(n, dtype=np.int64)
-        return comb.row_ptr, comb.row_combos, np.arange(len(support)), zeros, zeros
+        return KeptCombinations(comb.row_ptr, comb.row_combos, support, is_pair, zeros, zeros)
     renumber = np.cumsum(~alone) - 1
     renumber[alone] = -1
-    row_ptr, row_combos, label_alone, pair_alone = carried_combinations(comb.row_ptr, comb.row_combos, renumber,
-                                                                        comb.is_pair)
-    return row_ptr, row_combos, np.flatnonzero(~alone), label_alone, pair_alone
+    row_ptr, row_combos, labels_alone, pairs_alone = carried_combinations(comb.row_ptr, comb.row_combos, renumber,
+                                                                          is_pair)
+    return KeptCombinations(row_ptr, row_combos, support[~alone], is_pair[~alone], labels_alone, pairs_alone)
 
 
 def one_example_errors(label_alone, pair_alone, fold, share) -> tuple[float, float]:
@@ -175,7 +182,8 @@ class HybridStratification(MultilabelStratifier):
     [1, 0, 0, 1, 1, 0]
     """
     reference = "stratbench (docs/ALGORITHMS.md, hybrid)"
-    kernels = (hybrid_kernel, carried_combinations, polish_kernel, group_search, iterative_kernel, sois_kernel)
+    kernels = (hybrid_kernel, carried_combinations, kept_by_sort, polish_kernel, group_search, iterative_kernel,
+               sois_kernel)
     compile_seconds = 10
 
     equal_sizes = True
@@ -205,13 +213,15 @@ class HybridStratification(MultilabelStratifier):
         if grouped:
             return (group_search, iterative_kernel), lambda: self._warm_up(True), ()
         kernels = ((hybrid_kernel, carried_combinations, iterative_kernel) + ((sois_kernel,) if self.start != "iterative" else ())
-                   + ((polish_kernel,) if self.polish is not None else ()))
+                   + ((polish_kernel,) if self.polish is not None else ()) + (() if self._every() else (kept_by_sort,)))
         return kernels, self._compile_starts_and_polish, (f"{__name__}:compile_search",)
 
     def _compile_starts_and_polish(self):
         Y = self._tiny_labels()
         comb, ratios = label_combinations(Y), self._ratios(Y.shape[0])
         starts = self._starts(Y, comb, ratios, 0, 0)
+        if not self._every():
+            kept_combinations(Y)
         if self.polish is not None:
             polish_ld(Y, comb, starts["iterative"], ratios, 0, self.polish, self.samples, self.keep_pairs, free_sizes=True)
 
@@ -256,12 +266,17 @@ class HybridStratification(MultilabelStratifier):
 
     def _assign(self, Y, ratios, rng):
         self._check_options()
-        comb = label_combinations(Y)
+        comb = label_combinations(Y) if self._every() else None
         seed_is, seed_sois, seed_search = (int(v) for v in rng.integers(0, 2**63, size=3))
         return self._refine(Y, comb, ratios, self._starts(Y, comb, ratios, seed_is, seed_sois), seed_search)
 
+    def _every(self) -> bool:
+        """Whether a split reads every label combination (SOIS's start and the polish do), not only those
+        with more than one example (:func:`single_combinations`)."""
+        return self.start != "iterative" or self.polish is not None
+
     def _starts(self, Y, comb, ratios, seed_is: int, seed_sois: int) -> dict:
-        """Step 1: IS's folds, and SOIS's unless ``start`` is ``"iterative"``."""
+        """Step 1: IS's folds, and SOIS's unless ``start`` is ``"iterative"`` (``comb`` may then be None)."""
         starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is)}
         if self.start in ("sois", "both"):
             starts["sois"] = sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
@@ -270,7 +285,7 @@ class HybridStratification(MultilabelStratifier):
         return starts
 
     def _refine(self, Y, comb, ratios, starts: dict, seed_search: int) -> np.ndarray:
-        """Steps 2–6 from the ``starts`` (IS's among them)."""
+        """Steps 2–6 from the ``starts`` (IS's among them); ``comb`` may be None without the polish."""
         n, k = Y.shape[0], len(ratios)
         targets = apportion(n, ratios).astype(np.float64)
         ideal = np.asarray(ratios, np.float64)
@@ -279,11 +294,12 @@ class HybridStratification(MultilabelStratifier):
             least, most = np.full(k, float(n // k)), np.full(k, float(-(-n // k)))
 
         # one-example labels and pairs enter F only through each example's summed weight of them
-        row_ptr, row_combos, kept, label_alone, pair_alone = single_combinations(comb, ideal)
-        support, pairs = comb.support[kept], comb.is_pair[kept]
+        kept = single_combinations(comb, ideal, Y)
+        row_ptr, row_combos, support, pairs = kept.row_ptr, kept.row_combos, kept.support, kept.is_pair
+        label_alone, pair_alone = kept.labels_alone, kept.pairs_alone
 
         def counts_of(fold):
-            return fold_counts(row_ptr, row_combos, fold.astype(np.int64), k, len(kept))
+            return fold_counts(row_ptr, row_combos, fold.astype(np.int64), k, len(support))
 
         # one objective for every start, each term weighted by its value at the better start
         counts = {name: counts_of(fold) for name, fold in starts.items()}
@@ -298,7 +314,7 @@ class HybridStratification(MultilabelStratifier):
         pair_zeros = max(min(int((c[pairs] == 0).sum()) for c in counts.values()) - inevitable, 1)
         del counts
         fill = np.array([self.fill, self.fill / pair_zeros])  # the fillable pair zeros together ≈ one label's
-        R = np.zeros((len(kept), k + 4), dtype=np.float32)
+        R = np.zeros((len(support), k + 4), dtype=np.float32)
         R[:, k:] = np.column_stack([support, weight, hinge, pairs])
 
         def search(fold, passes, seed, visit=n, exact=True):
