@@ -131,15 +131,15 @@ def test_without_the_compiled_module_or_numba_a_split_says_how_to_mend_it(monkey
 
 def test_label_combinations_by_sort_are_those_of_the_table(monkeypatch):
     """The sort a label space too large for the lookup table takes (a counting sort by first label, each bucket
-    by second: by insertion up to 32, else argsort) gives every row the combinations the table gives, its ids in
-    key order with ``first_seen`` their ranks of first appearance: the table's ids."""
+    by second: by insertion up to 32, a radix sort from 4,096, else argsort) gives every row the combinations the
+    table gives, its ids in key order with ``first_seen`` their ranks of first appearance: the table's ids."""
     import scipy.sparse as sp
 
     from stratbench.labels import combinations
 
-    Y = (np.random.default_rng(2).random((600, 200)) < 0.02).astype(np.int8)
-    Y[:, 3] = 1  # a label in every row: the first label of 3,173 combinations, a bucket sorted by argsort
-    Y[:250, 150] = 1  # and one in 250 rows (a bucket of 501), with a pair of 256 examples
+    Y = (np.random.default_rng(2).random((800, 200)) < 0.02).astype(np.int8)
+    Y[:, 3] = 1  # a label in every row: the first label of 4,138 combinations, a bucket sorted by radix
+    Y[:250, 150] = 1  # and one in 250 rows (a bucket of 508, by argsort), with a pair of 260 examples
     Y = sp.csr_matrix(Y)
     table = combinations.label_combinations(Y)
     monkeypatch.setattr(combinations, "_TABLE_LIMIT", 0)
@@ -150,7 +150,9 @@ def test_label_combinations_by_sort_are_those_of_the_table(monkeypatch):
     assert by_sort.first[by_sort.row_combos].tolist() == table.first[table.row_combos].tolist()
     assert by_sort.second[by_sort.row_combos].tolist() == table.second[table.row_combos].tolist()
     assert by_sort.support.tolist() == table.support[by_sort.first_seen].tolist()
-    assert int(table.support.max()) == 600 and len(table.first) > 2000
+    assert int(table.support.max()) == 800 and len(table.first) == 5883
+    assert (table.first[table.row_combos] == 3).sum() == 4138 and (table.first[table.row_combos] == 150).sum() == 508
+    assert table.support[(table.first == 3) & (table.second == 150)].tolist() == [260]
 
 
 def test_the_combinations_of_more_than_one_example_built_alone_are_those_of_every_combination_filtered(monkeypatch):

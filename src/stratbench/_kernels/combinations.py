@@ -143,7 +143,11 @@ def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
 
 @jit
 def _sort_bucket(key, payload, lo, hi):  # pragma: no cover - compiled
-    """Sort ``key[lo:hi]`` ascending, ``payload`` along: insertion sort for a short run, else by argsort."""
+    """Sort ``key[lo:hi]`` (≥ 0) ascending, ``payload`` along (equal keys in any order): insertion sort for a short
+    run, a radix sort for a long one, else by argsort."""
+    if hi - lo >= 4096:
+        _radix_sort(key, payload, lo, hi)
+        return
     if hi - lo <= 32:
         for i in range(lo + 1, hi):
             k, p = key[i], payload[i]
@@ -158,6 +162,36 @@ def _sort_bucket(key, payload, lo, hi):  # pragma: no cover - compiled
     for i in range(hi - lo):  # a loop, not a slice assignment (see _kernels)
         key[lo + i] = keys[order[i]]
         payload[lo + i] = payloads[order[i]]
+
+
+@jit
+def _radix_sort(key, payload, lo, hi):  # pragma: no cover - compiled
+    """Sort ``key[lo:hi]`` (≥ 0) ascending, ``payload`` along: least significant digit first, 11 bits a pass."""
+    m = hi - lo
+    keys, payloads = key[lo:hi].copy(), payload[lo:hi].copy()
+    into_keys, into_payloads = np.empty_like(keys), np.empty_like(payloads)
+    top = np.int64(0)
+    for i in range(m):
+        top = max(top, np.int64(keys[i]))
+    shift = np.int64(0)
+    count = np.zeros(2049, dtype=np.int64)
+    while shift == 0 or (top >> shift) > 0:
+        count[:] = 0
+        for i in range(m):
+            count[((np.int64(keys[i]) >> shift) & 2047) + 1] += 1
+        for d in range(2048):
+            count[d + 1] += count[d]
+        for i in range(m):
+            d = (np.int64(keys[i]) >> shift) & 2047
+            into_keys[count[d]] = keys[i]
+            into_payloads[count[d]] = payloads[i]
+            count[d] += 1
+        keys, into_keys = into_keys, keys
+        payloads, into_payloads = into_payloads, payloads
+        shift += 11
+    for i in range(m):  # a loop, not a slice assignment (see _kernels)
+        key[lo + i] = keys[i]
+        payload[lo + i] = payloads[i]
 
 
 @kernel("int64[::1]", "int64[::1]", "int64", "int64[::1]")

@@ -209,6 +209,7 @@ def _fit_sizes(lo, hi, fold, sizes, row_ptr, row_combos, R, share, ideal, fill, 
         score = np.empty(members.shape[0])
         choice = np.empty(members.shape[0], np.int64)
         for i in range(members.shape[0]):
+            _ahead(members, i, members.shape[0], row_ptr, row_combos, R, fold, single)
             if dst >= 0:
                 d_x, zl_x, zp_x = _delta_to(members[i], src, dst, row_ptr, row_combos, R, share, ideal, fill, single)
                 score[i] = d_x + (1e12 if _adds_empty(zl_x, zp_x, keep_pairs) else 0.0)  # lost evidence: last resort
