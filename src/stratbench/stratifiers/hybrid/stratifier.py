@@ -45,8 +45,8 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    of combination reads (``polish_budget``), swaps until none improves, then 3-cycles.
 
 Compiled (numba) over CSR label matrices and the combination lists of :mod:`stratbench.labels.combinations`, one
-float32 record per combination with more than one example (its fold counts and parameters in one cache line):
-a pass costs O(k · Σ_x those of x), memory ≈ 4(k + 4) bytes per such combination.
+float32 record per combination with more than one example (its fold counts and parameters together: one or two
+cache lines): a pass costs O(k · Σ_x those of x), memory ≈ 4(k + 4) bytes per such combination.
 """
 
 from __future__ import annotations
@@ -71,8 +71,9 @@ from stratbench.stratifiers.iterative import iterative_fold_ids
 from stratbench.stratifiers.sois import SELECT
 
 # The kernels keep one float32 record per combination c with more than one example (a label, or a co-occurring
-# pair), so that a single cache line serves it: R[c, :k] its count in each fold (exact integers), R[c, k] its
-# support |D^c|, R[c, k+1] its weight in F, R[c, k+2] its DCP hinge weight, R[c, k+3] 1 for a pair, 0 for a label.
+# pair), so that one or two cache lines serve it (56 bytes at k = 10; the search hints both ahead of a read):
+# R[c, :k] its count in each fold (exact integers), R[c, k] its support |D^c|, R[c, k+1] its weight in F, R[c, k+2]
+# its DCP hinge weight, R[c, k+3] 1 for a pair, 0 for a label.
 
 
 def objective_weights(comb, start_counts: list[np.ndarray], targets: np.ndarray, n: int, pair_weight: float = 1.0,
