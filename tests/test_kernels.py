@@ -156,10 +156,10 @@ def test_label_combinations_by_sort_are_those_of_the_table(monkeypatch):
 
 
 def test_the_combinations_of_more_than_one_example_built_alone_are_those_of_every_combination_filtered(monkeypatch):
-    """Where a label space is numbered in key order (here forced), ``kept_combinations`` (``kept_by_sort``) gives each
-    row the combinations with more than one example, with their ids, supports and kinds, and each row's numbers of
-    one-example labels and pairs, as filtering ``label_combinations`` does; and the hybrid from IS's start without
-    the polish, which builds only those, splits as it does given every combination."""
+    """Where a label space is numbered in key order (here forced), ``kept_combinations`` (``ids_by_sort`` from two
+    examples) gives each row the combinations with more than one example, with their ids, supports and kinds, and
+    each row's numbers of one-example labels and pairs, as filtering ``label_combinations`` does; and the hybrid
+    from IS's start without the polish, which builds only those, splits as it does given every combination."""
     import scipy.sparse as sp
 
     from stratbench.labels import combinations

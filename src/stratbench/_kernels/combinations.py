@@ -5,67 +5,16 @@ import numpy as np
 from stratbench._kernels._compile import jit, kernel
 
 
-@kernel("int64[::1]", "int64[::1]", "int64", "int64[::1]")
-def ids_by_sort(indptr, indices, q, row_ptr):  # pragma: no cover - compiled
-    """As :func:`ids_by_table` for a label space too large for the table: ids in the order of the keys
-    (first label, second label). A counting sort by the first label (each row's labels are sorted, so its
-    i-th label is first in m − i of its combinations: counted in O(positives)), then each first label's
-    second labels sorted in place (equal keys share one id, so no stability is needed); O(pairs + q) and the
-    sorts of the buckets. Returns (row_combos, first, second, each id's rank in order of first appearance)."""
-    P = row_ptr[-1]
-    n = indptr.shape[0] - 1
-    start = np.zeros(q + 1, dtype=np.int64)
-    for x in range(n):
-        lo, hi = indptr[x], indptr[x + 1]
-        for a in range(lo, hi):
-            start[indices[a] + 1] += hi - a
-    for v in range(q):
-        start[v + 1] += start[v]
-    fill = start[:-1].copy()
-    second_of = np.empty(P, dtype=np.int32)  # by first label, then second: each combination's second label
-    origin = np.empty(P, dtype=np.int64)  # and its position in the rows' lists
-    for x in range(n):
-        out = row_ptr[x]
-        lo, hi = indptr[x], indptr[x + 1]
-        for a in range(lo, hi):
-            at = fill[indices[a]]
-            for b in range(a, hi):
-                second_of[at] = indices[b]
-                origin[at] = out
-                at += 1
-                out += 1
-            fill[indices[a]] = at
-    for v in range(q):
-        _sort_bucket(second_of, origin, start[v], start[v + 1])
-    row_combos = np.empty(P, dtype=np.int32)
-    first = np.empty(P, dtype=np.int64)
-    second = np.empty(P, dtype=np.int64)
-    n_ids = np.int64(0)
-    for v in range(q):
-        for r in range(start[v], start[v + 1]):
-            if r == start[v] or second_of[r] != second_of[r - 1]:
-                first[n_ids] = v
-                second[n_ids] = second_of[r]
-                n_ids += 1
-            row_combos[origin[r]] = n_ids - 1
-    first_seen = np.full(n_ids, -1, dtype=np.int64)
-    rank = np.int64(0)
-    for o in range(P):
-        c = row_combos[o]
-        if first_seen[c] < 0:
-            first_seen[c] = rank
-            rank += 1
-    return row_combos, first[:n_ids].copy(), second[:n_ids].copy(), first_seen
-
-
-@kernel("int64[::1]", "int64[::1]", "int64")
-def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
-    """The combinations with more than one example, numbered as :func:`ids_by_sort` numbers them among
-    themselves (key order), without numbering the others: a label of one example makes each of its pairs one
-    too, so only the pairs of labels with two or more examples are sorted (as there, by first label, then each
-    bucket by second), and a pair that turns out alone is counted, not kept. Returns (row_ptr, row_combos: each
-    row's kept combinations in their order, first, second, support, each row's one-example labels, its
-    one-example pairs)."""
+@kernel("int64[::1]", "int64[::1]", "int64", "int64")
+def ids_by_sort(indptr, indices, q, least):  # pragma: no cover - compiled
+    """For a label space too large for :func:`ids_by_table`'s table: the combinations with at least ``least``
+    examples, numbered in key order (first label, second label), and each row's count of the others (``least``
+    1: every combination). A pair has no more examples than either of its labels, so only the pairs of labels
+    with ``least`` or more examples are candidates: a counting sort by first label (each row's labels are sorted,
+    so its i-th such label is first in m − i of its candidates), then each bucket sorted by second label (equal
+    keys share one id, so no stability is needed); a candidate whose key turns out rarer is counted, not kept.
+    Returns (row_ptr, row_combos: each row's kept combinations in its order, first, second, support, each row's
+    labels and pairs left out)."""
     n = indptr.shape[0] - 1
     label_support = np.zeros(q, dtype=np.int64)
     for a in range(indptr[n]):
@@ -78,7 +27,7 @@ def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
         lo, hi = indptr[x], indptr[x + 1]
         m = np.int64(0)
         for a in range(hi - 1, lo - 1, -1):  # a label is first in 1 + (such labels after it) candidates
-            if label_support[indices[a]] >= 2:
+            if label_support[indices[a]] >= least:
                 m += 1
                 start[indices[a] + 1] += m
         labels_alone[x] = hi - lo - m
@@ -95,11 +44,11 @@ def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
         lo, hi = indptr[x], indptr[x + 1]
         for a in range(lo, hi):
             v = indices[a]
-            if label_support[v] < 2:
+            if label_support[v] < least:
                 continue
             at = fill[v]
             for b in range(a, hi):
-                if label_support[indices[b]] >= 2:
+                if label_support[indices[b]] >= least:
                     second_of[at] = indices[b]
                     origin[at] = out
                     at += 1
@@ -118,13 +67,14 @@ def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
             e = r + 1
             while e < start[v + 1] and second_of[e] == second_of[r]:
                 e += 1
-            if e - r >= 2:
+            if e - r >= least:
                 first[n_ids], second[n_ids], support[n_ids] = v, second_of[r], e - r
                 for s in range(r, e):
                     cand_id[origin[s]] = n_ids
                 n_ids += 1
             else:
-                cand_id[origin[r]] = -1
+                for s in range(r, e):
+                    cand_id[origin[s]] = -1
             r = e
     row_ptr = np.zeros(n + 1, dtype=np.int64)
     row_combos = np.empty(P, dtype=np.int32)
@@ -139,6 +89,19 @@ def kept_by_sort(indptr, indices, q):  # pragma: no cover - compiled
         row_ptr[x + 1] = m
     return (row_ptr, row_combos[:m].copy(), first[:n_ids].copy(), second[:n_ids].copy(), support[:n_ids].copy(),
             labels_alone, pairs_alone)
+
+
+@kernel("int32[::1]", "int64")
+def first_appearance(row_combos, n_ids):  # pragma: no cover - compiled
+    """Each combination's rank in order of first appearance in the rows' lists."""
+    first_seen = np.full(n_ids, -1, dtype=np.int64)
+    rank = np.int64(0)
+    for o in range(row_combos.shape[0]):
+        c = row_combos[o]
+        if first_seen[c] < 0:
+            first_seen[c] = rank
+            rank += 1
+    return first_seen
 
 
 @jit

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench._kernels.combinations import fold_counts, group_rows, ids_by_sort, ids_by_table, kept_by_sort
+from stratbench._kernels.combinations import first_appearance, fold_counts, group_rows, ids_by_sort, ids_by_table
 
 # fold_counts: examples of each combination per fold
 __all__ = ["Combinations", "KeptCombinations", "fold_counts", "kept_combinations", "label_combinations"]
@@ -78,22 +78,24 @@ def sorted_numbering(q: int) -> bool:
 
 def kept_combinations(Y: sp.csr_matrix) -> KeptCombinations:
     """The combinations of :func:`label_combinations` with more than one example, numbered in key order, built
-    without the others (:func:`~stratbench._kernels.combinations.kept_by_sort`): the same as filtering
+    without the others (:func:`~stratbench._kernels.combinations.ids_by_sort`): the same as filtering
     ``label_combinations(Y)`` where it numbers them in that order (:func:`sorted_numbering`)."""
-    row_ptr, row_combos, first, second, support, labels_alone, pairs_alone = kept_by_sort(*_sorted_rows(Y))
+    row_ptr, row_combos, first, second, support, labels_alone, pairs_alone = ids_by_sort(*_sorted_rows(Y), 2)
     return KeptCombinations(row_ptr, row_combos, support, first != second, labels_alone, pairs_alone)
 
 
 def label_combinations(Y: sp.csr_matrix) -> Combinations:
     indptr, indices, q = _sorted_rows(Y)
-    t = np.diff(indptr)
-    row_ptr = np.concatenate([[0], np.cumsum(t * (t + 1) // 2)]).astype(np.int64)
     if not sorted_numbering(q):
+        t = np.diff(indptr)
+        row_ptr = np.concatenate([[0], np.cumsum(t * (t + 1) // 2)]).astype(np.int64)
         row_combos, first, second = ids_by_table(indptr, indices, np.int64(q), row_ptr)
         first_seen = np.arange(len(first), dtype=np.int64)
-    else:
-        row_combos, first, second, first_seen = ids_by_sort(indptr, indices, np.int64(q), row_ptr)
-    combo_ptr = np.concatenate([[0], np.cumsum(np.bincount(row_combos, minlength=len(first)))]).astype(np.int64)
+        support = np.bincount(row_combos, minlength=len(first))
+    else:  # every combination (at least one example), numbered in key order
+        row_ptr, row_combos, first, second, support, _, _ = ids_by_sort(indptr, indices, np.int64(q), np.int64(1))
+        first_seen = first_appearance(row_combos, np.int64(len(first)))
+    combo_ptr = np.concatenate([[0], np.cumsum(support)]).astype(np.int64)
     combo_rows = group_rows(row_ptr, row_combos, combo_ptr)
     return Combinations(row_ptr, row_combos, combo_ptr, combo_rows, first, second, first_seen)
 

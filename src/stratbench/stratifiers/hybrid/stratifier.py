@@ -55,7 +55,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
-from stratbench._kernels.combinations import kept_by_sort
+from stratbench._kernels.combinations import ids_by_sort
 from stratbench._kernels.group_search import group_search
 from stratbench._kernels.hybrid import carried_combinations, hybrid_kernel
 from stratbench._kernels.iterative import iterative_kernel
@@ -183,7 +183,7 @@ class HybridStratification(MultilabelStratifier):
     [1, 0, 0, 1, 1, 0]
     """
     reference = "stratbench (docs/ALGORITHMS.md, hybrid)"
-    kernels = (hybrid_kernel, carried_combinations, kept_by_sort, polish_kernel, group_search, iterative_kernel,
+    kernels = (hybrid_kernel, carried_combinations, ids_by_sort, polish_kernel, group_search, iterative_kernel,
                sois_kernel)
     compile_seconds = 10
 
@@ -214,7 +214,7 @@ class HybridStratification(MultilabelStratifier):
         if grouped:
             return (group_search, iterative_kernel), lambda: self._warm_up(True), ()
         kernels = ((hybrid_kernel, carried_combinations, iterative_kernel) + ((sois_kernel,) if self.start != "iterative" else ())
-                   + ((polish_kernel,) if self.polish is not None else ()) + (() if self._every() else (kept_by_sort,)))
+                   + ((polish_kernel,) if self.polish is not None else ()) + (() if self._every() else (ids_by_sort,)))
         return kernels, self._compile_starts_and_polish, (f"{__name__}:compile_search",)
 
     def _compile_starts_and_polish(self):
