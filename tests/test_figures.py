@@ -1,6 +1,8 @@
-"""Every figure recipe at both journal widths (one column 3.5 in, two columns 7 in): at most 9 in tall, no text
-overlaps another, nothing leaves the canvas (checked from the drawn artists' boxes); TrueType fonts in the PDF, 300 dpi
-PNGs; a method keeps its colour when another is added; the config's ``figures:`` section."""
+"""Every figure recipe at both journal widths (one column 3.5 in, two columns 7.2 in): at most 9 in tall, no text
+overlaps another and no drawn line crosses a text, nothing leaves the canvas (checked from the drawn artists' boxes
+and paths), the grid's 12 and up to 15 methods over 17 datasets included; the critical-difference diagram's rank
+axis across at least 60% of a two-column panel; layout notes in the caption, never the title; TrueType fonts in the
+PDF, 300 dpi PNGs; a method keeps its colour when another is added; the config's ``figures:`` section."""
 import functools
 import itertools
 import re
@@ -102,7 +104,29 @@ SUBJECTS = {"classifier": "br", "classifier or fold_quality": "br", "dataset": "
             "estimator": "pooled", "study": ""}
 
 
-DRAWN = [*RECIPES, "rank_bars fold_quality", "critical_difference fold_quality", "claim_ranks"]
+GRID_STRATIFIERS = ["hybrid", "sois", "iterative", "sois_skml", "optisplit_rld", "optisplit_dcp", "labelset",
+                    "iterative_skml", "ss", "pmbsrs", "random", "kfold", "hybrid_ld", "hybrid_pairs", "optisplit_ld"]
+GRID_DATASETS = ["bibtex", "birds", "cal500", "corel5k", "delicious", "emotions", "enron", "flags", "foodtruck",
+                 "genbase", "medical", "scene", "tmc2007-500", "yeast", "go_cc_size", "synth_cooccur", "synth_sparse"]
+
+
+@functools.cache
+def grid_tables(methods: int) -> dict:
+    """The broad benchmark's shape: ``methods`` stratifiers (12 as in config/stratbench2026.yaml, or 15) on 17
+    datasets at k = 10, seven fold measures, ranks spread as the benchmark's are; its runtime table too."""
+    rng = np.random.default_rng(methods)
+    stratifiers = GRID_STRATIFIERS[:methods]
+    grid = pd.DataFrame([(10, d, s, m, i + rng.normal(0, 3)) for d in GRID_DATASETS for i, s in enumerate(stratifiers)
+                         for m in ("ED", "LD", "FLZ", "FLPZ", "rLD", "DCP", "LPD")],
+                        columns=["k", "dataset", "stratifier", "measure", "mean"])
+    ranks, tests, _ = compare(grid, "mean", ["k", "measure"], with_all_group(GRID_DATASETS, None))
+    runtime = pd.DataFrame([(d, s, r, 10 ** rng.uniform(-4.5, 1), 1000, 100) for d in GRID_DATASETS for s in stratifiers
+                            for r in range(10)], columns=["dataset", "stratifier", "repeat", "seconds", "nnz", "examples"])
+    return {"grid_ranks.csv": ranks, "grid_friedman_nemenyi.csv": tests, "stratifier_runtime.csv": runtime}
+
+
+DRAWN = [*RECIPES, "rank_bars fold_quality", "critical_difference fold_quality", "claim_ranks",
+         "grid_critical_difference 12 methods", "grid_critical_difference 15 methods", "runtime 12 methods"]
 
 
 def drawn_figure(name: str, style):
@@ -114,6 +138,9 @@ def drawn_figure(name: str, style):
         return figures.rank_bars(_claim_ranks(), "szymanski2017: the average ranks behind the paper's claims",
                                  style=style, panel_title="{}")
     recipe, _, subject = name.partition(" ")
+    if subject.endswith(" methods"):
+        tables = grid_tables(int(subject.split()[0]))
+        return draw(recipe, tables.__getitem__, "10", style, Facts())
     tables = study_tables()
     return draw(recipe, tables.__getitem__, subject or SUBJECTS[RECIPES[recipe].of], style,
                 Facts(paper="szymanski2017", baseline="random"))
@@ -159,27 +186,92 @@ def text_boxes(fig):
     return boxes
 
 
+def drawn_lines(fig):
+    """Every line drawn in the figure's axes and on the figure, as (label, path in display coordinates)."""
+    lines = [*fig.lines, *(line for ax in fig.axes for line in ax.get_lines())]
+    out = []
+    for line in lines:
+        if not line.get_visible() or line.get_linestyle() in ("None", "", " ") or len(line.get_xydata()) < 2:
+            continue
+        path = line.get_transform().transform_path(line.get_path())
+        out.append((line.get_label(), path))
+    return out
+
+
+def crossings(fig) -> list[tuple[str, str]]:
+    """(text, line) pairs where a drawn line passes through a text's box (shrunk by one pixel)."""
+    boxes = text_boxes(fig)
+    return [(text, label) for label, path in drawn_lines(fig) for text, box in boxes
+            if path.intersects_bbox(box.padded(-1.0), filled=False)]
+
+
+def overlaps(fig) -> list[tuple[str, str]]:
+    """Pairs of texts whose boxes (shrunk by half a pixel) overlap."""
+    boxes = text_boxes(fig)
+    return [(a, b) for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2)
+            if box_a.padded(-0.5).overlaps(box_b.padded(-0.5))]
+
+
 @pytest.mark.parametrize("width", ["one", "two"])
 @pytest.mark.parametrize("name", DRAWN)
-def test_every_figure_fits_its_width_without_overlapping_text(name, width):
+def test_every_figure_fits_its_width_without_text_on_text_or_lines_through_text(name, width):
     style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": width}})
     fig = drawn_figure(name, style)
-    assert fig.get_figwidth() == pytest.approx({"one": 3.5, "two": 7.0}[width])
+    assert fig.get_figwidth() == pytest.approx({"one": 3.5, "two": 7.2}[width])
     assert fig.get_figheight() <= figures.MAX_HEIGHT, fig.get_figheight()  # fits a page
     boxes = text_boxes(fig)
     canvas = fig.bbox
     for text, box in boxes:
         assert box.x0 >= -0.5 and box.y0 >= -0.5 and box.x1 <= canvas.x1 + 0.5 and box.y1 <= canvas.y1 + 0.5, \
             (text, box.bounds, canvas.bounds)
-    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
-        shrunk = box_a.padded(-0.5)
-        assert not shrunk.overlaps(box_b.padded(-0.5)), (a, b)
+    assert overlaps(fig) == []
+    assert crossings(fig) == []
+    title = fig._suptitle.get_text() if fig._suptitle is not None else " ".join(t.get_text() for t in fig.texts[:1])
+    assert "not shown" not in title.lower() and "page" not in title  # layout notes go to the caption
     matplotlib.pyplot.close(fig)
 
 
-def test_a_figure_of_more_panels_than_a_page_holds_draws_the_first_and_names_the_rest():
-    """Nine fold-quality measures of five stratifiers at one column: 17 in tall before; now the first four
-    (the measures' print order) in 8.1 in, and the title names the five left out and how to choose."""
+def test_the_checks_fail_on_text_on_text_and_a_line_through_a_label():
+    """The two checks above, on a figure with a planted defect each: they can fail."""
+    fig, ax = matplotlib.pyplot.subplots(figsize=(3.5, 2))
+    ax.text(0.5, 0.5, "a method's name")
+    ax.text(0.52, 0.5, "another name")
+    assert overlaps(fig) != [] and crossings(fig) == []
+    fig, ax = matplotlib.pyplot.subplots(figsize=(3.5, 2))
+    ax.text(0.3, 0.5, "a method's name", va="center")
+    ax.plot([0.0, 1.0], [0.5, 0.5])
+    assert overlaps(fig) == [] and crossings(fig) != []
+    matplotlib.pyplot.close("all")
+
+
+@pytest.mark.parametrize("methods", [12, 15])
+def test_the_cd_diagram_spans_a_two_column_panel_and_stays_readable_at_one_column(methods):
+    """At two columns (7.2 in) the rank axis takes at least 60% of the panel, names at its two ends (Demšar 2006,
+    Fig. 1); at one column, where that axis would be narrower, a row per method; every tick label 1…k drawn apart."""
+    for width, kind in (("two", "ends"), ("one", "rows")):
+        style = FigureStyle.from_config({"figures": {"width": width}})
+        fig = drawn_figure(f"grid_critical_difference {methods} methods", style)
+        fig.canvas.draw()
+        panel = fig.axes[0]
+        ticks = [t for t in panel.texts if t.get_text().isdigit()]
+        assert [t.get_text() for t in ticks] == [str(i) for i in range(1, methods + 1)]
+        left, right = ticks[0].get_position()[0], ticks[-1].get_position()[0]
+        share = (right - left) / style.width
+        names = [t for t in panel.texts if t.get_text().endswith(")")]
+        assert len(names) == methods
+        if kind == "ends":
+            assert share >= 0.6, share
+            assert {t.get_ha() for t in names} == {"left", "right"}  # names hang off both ends
+        else:
+            assert {t.get_ha() for t in names} == {"right"}
+        matplotlib.pyplot.close(fig)
+
+
+def test_a_figure_of_more_panels_than_a_page_holds_draws_the_first_and_names_the_rest_in_its_caption(tmp_path):
+    """Nine fold-quality measures of five stratifiers at one column: the first that fit a page are drawn (the
+    measures' print order), the caption (written into the file) names the others; the title says what is shown."""
+    from PIL import Image
+
     from stratbench.measures.names import FOLD_QUALITY_LABELS
 
     measures = [m for m in FOLD_QUALITY_LABELS if m != "seconds"]
@@ -189,12 +281,16 @@ def test_a_figure_of_more_panels_than_a_page_holds_draws_the_first_and_names_the
     ranks, tests, _ = compare(table, "mean", ["measure"], with_all_group(DATASETS, None))
     style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": "one"}})
     fig = figures.cd_diagrams(ranks, tests, "Fold quality", labels=FOLD_QUALITY_LABELS, style=style)
-    assert fig.get_figheight() == pytest.approx(4 * 1.85 + 0.5)
-    title = " ".join(fig._suptitle.get_text().split())
-    assert title.endswith("; not shown: rLD, DCP, LPD, FLPZ, pairs without evidence"), title
-    assert "page" not in title and "config" not in title  # what the figure shows, not how it was laid out
-    assert [ax.get_title().split(":")[0] for ax in fig.axes if ax.get_title()] == ["ED", "LD", "FZ", "FLZ"]
-    matplotlib.pyplot.close(fig)
+    assert fig.get_figheight() <= figures.MAX_HEIGHT
+    shown = [t.get_text().split(":")[0] for ax in fig.axes for t in ax.texts if ": N = " in t.get_text()]
+    assert shown == [FOLD_QUALITY_LABELS[m] for m in measures[:len(shown)]] and 3 <= len(shown) < len(measures)
+    note = " ".join(figures.caption_notes(fig))
+    assert note.endswith(", ".join(FOLD_QUALITY_LABELS[m] for m in measures[len(shown):]) + "."), note
+    assert all("not shown" not in t.get_text().lower() for t in fig.texts)
+    figures.save_figure(fig, tmp_path / "f.png", tmp_path / "f.pdf", style)
+    with Image.open(tmp_path / "f.png") as image:
+        assert image.info["Description"] == note
+    assert b"/Subject" in (tmp_path / "f.pdf").read_bytes()
 
 
 def test_cd_panels_state_n_and_the_missing_score_rule():
@@ -220,7 +316,7 @@ def test_saved_figures_have_truetype_fonts_and_300_dpi(tmp_path):
     from PIL import Image
 
     style = FigureStyle(width=3.5)
-    fig = figures.runtime_vs_size(pd.DataFrame([("d", "random", 0, 0.1, 10, 5)], columns=["dataset", "stratifier",
+    fig = figures.runtime_by_dataset(pd.DataFrame([("d", "random", 0, 0.1, 10, 5)], columns=["dataset", "stratifier",
                                                                                           "repeat", "seconds", "nnz",
                                                                                           "examples"]), style)
     figures.save_figure(fig, tmp_path / "f.png", tmp_path / "f.pdf", style)
@@ -245,6 +341,6 @@ def test_extra_formats_are_written_beside_the_png_and_the_pdf(tmp_path):
     style = FigureStyle.from_config({"figures": {"formats": ["svg", "eps"], "width": "one"}})
     runtime = pd.DataFrame([("d", "random", 0, 0.1, 10, 5)], columns=["dataset", "stratifier", "repeat", "seconds",
                                                                      "nnz", "examples"])
-    figures.save_figure(figures.runtime_vs_size(runtime, style), tmp_path / "f.png", tmp_path / "f.pdf", style)
+    figures.save_figure(figures.runtime_by_dataset(runtime, style), tmp_path / "f.png", tmp_path / "f.pdf", style)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.eps", "f.pdf", "f.png", "f.svg"]
     assert (tmp_path / "f.svg").read_text().lstrip().startswith("<?xml")

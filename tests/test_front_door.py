@@ -162,3 +162,23 @@ def test_the_gallery_examples_are_scripts_with_a_title():
     for path in sorted((REPO / "examples" / "gallery").glob("plot_*.py")):
         doc = ast.get_docstring(ast.parse(path.read_text()))
         assert doc and doc.lstrip().startswith("# "), path.name
+
+
+def test_every_relative_link_and_anchor_of_the_readme_and_the_docs_resolves(tmp_path):
+    """CI's link check (.ci/check_links.py) finds nothing today, and finds a planted broken file and anchor."""
+    import importlib.util
+    import shutil
+
+    spec = importlib.util.spec_from_file_location("check_links", REPO / ".ci" / "check_links.py")
+    check_links = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_links)
+    assert check_links.broken(REPO) == []
+    copy = tmp_path / "repo"
+    shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(".git", ".venv*", "results", "resources", "logs", "site",
+                                                              ".snakemake", "generated", "build", "__pycache__", "*.png"))
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (copy / "README.md").write_text(readme + "\n[a](docs/nowhere.md) [b](docs/user-guide.md#no-such-heading)\n",
+                                    encoding="utf-8")
+    found = check_links.broken(copy)
+    assert any("no file docs/nowhere.md" in line for line in found)
+    assert any("no heading #no-such-heading" in line for line in found)

@@ -1,4 +1,5 @@
 """Paper tables: bold best / underlined lowest std, number formats, Markdown, HTML and LaTeX that compiles."""
+import html
 import re
 import shutil
 import subprocess
@@ -153,3 +154,53 @@ def test_a_study_document_compiles(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:]
     assert (tmp_path / "tables.pdf").read_bytes().startswith(b"%PDF")
     assert np.all([f"tab:{t.name}" in (tmp_path / "tables.aux").read_text() for t in tables])
+
+
+def _judged_tests(exact: list[float], f_p: list[float]) -> pd.DataFrame:
+    measures = ["ED", "LD", "FZ"][:len(exact)]
+    return pd.DataFrame([dict(group="all", measure=m, datasets=6, methods=3, chi2=7.0, chi2_p=0.03,
+                              iman_davenport_F=7.0, F_df1=2, F_df2=10, F_p=f, exact_p=e, p=e if np.isfinite(e) else f,
+                              significant=True, alpha=0.05, q_alpha=2.343, critical_difference=1.353,
+                              nemenyi_too_few=False, note="") for m, e, f in zip(measures, exact, f_p)])
+
+
+@pytest.mark.parametrize("exact, f_p, named, not_named", [
+    ([0.050, 0.010], [0.028, 0.004], "Friedman p (exact permutation)", "Iman–Davenport"),
+    ([np.nan, np.nan], [0.028, 0.004], "Friedman p (Iman–Davenport F)", "exact"),
+    ([0.050, np.nan], [0.028, 0.004], "Friedman p ((e): exact permutation, (F): Iman–Davenport F)", "χ²"),
+])
+def test_a_ranks_caption_names_the_test_its_p_column_holds(exact, f_p, named, not_named):
+    """The caption of the average-rank table names the test whose p its "Friedman p" column prints, in every
+    format (from one source, stats.P_VALUE_NAMES): the exact permutation p at small N·k, else Iman–Davenport's;
+    where the rows mix them, each cell is marked. The issue's case: ED's exact 0.050 under a caption that said
+    Iman–Davenport (whose p is 0.028)."""
+    from stratbench.tables.ranks import ranks_table
+
+    tests = _judged_tests(exact, f_p)
+    ranks = pd.DataFrame([("all", m, s, r, 6) for m in tests["measure"] for s, r in (("a", 1.5), ("b", 1.5), ("c", 3.0))],
+                         columns=["group", "measure", "stratifier", "average_rank", "datasets"])
+    table = ranks_table(ranks, tests, "fold_quality_ranks", "Average rank", labels={"ED": "ED", "LD": "LD"})
+    assert table.caption == f"Average rank; {named}" and not_named not in table.caption
+    from stratbench.tables.format import latex_escape
+
+    assert f"### Average rank; {named}" in table.markdown()
+    assert rf"\caption{{{latex_escape(table.caption)}}}" in table.latex()
+    assert f"<caption>{html.escape(table.caption)}</caption>" in table.html()
+    p_cells = [cells[-2].text for block in table.blocks for _, cells in block]
+    assert p_cells == ([f"{exact[0]:.3f} (e)", f"{f_p[1]:.3f} (F)"] if "(e)" in named
+                       else [f"{v:.3f}" for v in (exact if "exact permutation" in named else f_p)])
+
+
+def test_one_repeat_prints_no_spread():
+    """A study of one repeat has no spread over repeats: the tables print "(1 repeat)", never "± 0.000"."""
+    from stratbench.tables.format import mean_spread
+    from stratbench.tables.summary import fold_quality_markdown, runtime_markdown
+
+    assert mean_spread(0.0994, 0.0, 1, ".3f") == "0.099 (1 repeat)"
+    assert mean_spread(0.0994, 0.0123, 5, ".3f") == "0.099 ± 0.012"
+    fq = pd.DataFrame([("d", "random", "ED", 0.0994, 0.0, 1), ("d", "iterative", "ED", 0.0512, 0.0021, 5)],
+                      columns=["dataset", "stratifier", "measure", "mean", "std", "repeats"])
+    md = fold_quality_markdown(fq)
+    assert "0.099 (1 repeat)" in md and "0.051 ± 0.002" in md and "± 0.000" not in md
+    runtime = pd.DataFrame([("d", "random", 0, 0.25)], columns=["dataset", "stratifier", "repeat", "seconds"])
+    assert "0.25 (1 repeat)" in runtime_markdown(runtime)

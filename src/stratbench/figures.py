@@ -23,7 +23,7 @@ from stratbench.io import atomic_path
 from stratbench.measures.names import FOLD_QUALITY_LABELS, MEASURE_LABELS, MEASURES
 from stratbench.tables.format import ordered
 
-WIDTHS = {"one": 3.5, "two": 7.0}  # inches: one and two journal columns
+WIDTHS = {"one": 3.5, "two": 7.2}  # inches: one and two journal columns
 MAX_HEIGHT = 9.0  # inches: a journal page's text height; a figure of many panels draws those that fit
 
 
@@ -36,7 +36,7 @@ class FigureStyle:
     (method → matplotlib colour, over the order's), ``names`` (printed names of methods and measures),
     ``measures`` (the measures drawn; empty: all)."""
 
-    width: float = 7.0
+    width: float = 7.2
     dpi: int = 300
     font_size: float = 8.0
     formats: tuple[str, ...] = ()
@@ -49,7 +49,7 @@ class FigureStyle:
     def from_config(cls, config: dict, **override) -> FigureStyle:
         """The style of a study: its ``figures:`` section, its stratifiers' order, then ``override``."""
         section = {**(config.get("figures") or {}), **{k: v for k, v in override.items() if v is not None}}
-        width = section.pop("width", 7.0)
+        width = section.pop("width", "two")
         return cls(width=float(WIDTHS.get(width, width)), order=tuple(config.get("stratifiers") or ()),
                    **{k: tuple(v) if isinstance(v, list) else v for k, v in section.items()})
 
@@ -73,6 +73,13 @@ class FigureStyle:
         place = {m: i for i, m in enumerate([*self.order, *extra])}
         return {m: self.colours.get(m, cmap(place[m] % 10)) for m in present}
 
+    def marker_map(self, present) -> dict:
+        """A marker per method, telling apart the methods that share a tab10 colour: the first ten in the
+        config's order (then the others, sorted) a circle, the next ten a square, then a triangle."""
+        extra = sorted(m for m in set(present) if m not in self.order)
+        place = {m: i for i, m in enumerate([*self.order, *extra])}
+        return {m: "os^D"[min(place[m] // 10, 3)] for m in present}
+
     def keep(self, measures) -> list[str]:
         """The measures to draw: those of ``measures`` (in order) that the style lists, or all."""
         return [m for m in measures if not self.measures or m in self.measures]
@@ -90,14 +97,15 @@ class FigureStyle:
         return self.wrap(text, size=self.font_size + 1)
 
     @contextmanager
-    def drawing(self):
-        """matplotlib settings of the figures drawn and saved inside: sizes in points, Type 42 fonts."""
+    def drawing(self, constrained: bool = True):
+        """matplotlib settings of the figures drawn and saved inside: sizes in points, Type 42 fonts; matplotlib's
+        constrained layout unless the figure places its axes itself (``constrained=False``)."""
         small = self.font_size - 1
         with mpl.rc_context({"font.size": self.font_size, "axes.titlesize": self.font_size,
                              "axes.labelsize": self.font_size, "figure.titlesize": self.font_size + 1,
                              "legend.fontsize": small, "legend.title_fontsize": small, "xtick.labelsize": small,
                              "ytick.labelsize": small, "pdf.fonttype": 42, "ps.fonttype": 42,
-                             "figure.constrained_layout.use": True}):
+                             "figure.constrained_layout.use": constrained}):
             yield
 
 
@@ -107,11 +115,14 @@ DEFAULT = FigureStyle()
 def save_figure(fig, png_path, pdf_path=None, style: FigureStyle = DEFAULT) -> None:
     """Write ``fig`` as PNG (``style.dpi``) and PDF (TrueType fonts), and in ``style.formats`` beside them,
     atomically, without timestamps in the PDF or the SVG (an EPS carries its creation date)."""
-    metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}
+    caption = " ".join(caption_notes(fig))
+    metadata = {"png": {"Software": None, **({"Description": caption} if caption else {})},
+                "pdf": {"CreationDate": None, "Producer": None, **({"Subject": caption} if caption else {})},
+                "svg": {"Date": None, **({"Description": caption} if caption else {})}}
     paths = {"png": png_path, "pdf": pdf_path}
     base = Path(png_path or pdf_path)
     paths.update({ext: base.with_suffix(f".{ext}") for ext in style.formats if ext not in paths})
-    with style.drawing():
+    with style.drawing(constrained=fig.get_layout_engine() is not None):
         for ext, path in paths.items():
             if path:
                 with atomic_path(path) as tmp:
@@ -133,19 +144,34 @@ def _fit_page(panels: list, style: FigureStyle, panel_width: float, row_height: 
     return list(panels[: rows * ncols]), list(panels[rows * ncols:])
 
 
-def _left_out(title: str, names: list[str], what: str = "measures") -> str:
-    """``title``, naming the panels the figure does not show (none: as it is). Which panels a page holds is the
-    config's choice (``figures: measures``, ``dataset_groups``); the reader needs only what is missing."""
-    if not names:
-        return title
-    return f"{title}; not shown: {', '.join(names)}"
+MEASURES_CHOSEN = "measures; the config's figures: measures chooses them"
+
+
+def note_left_out(fig, names: list[str], what: str = MEASURES_CHOSEN) -> None:
+    """Record in ``fig``'s caption (:func:`caption_notes`) the panels it does not show; the title keeps to what the
+    figure shows. Which panels a page holds is the config's choice (``figures: measures``, ``dataset_groups``)."""
+    if names:
+        add_caption_note(fig, f"Not shown, to fit a page ({what}): {', '.join(names)}.")
+
+
+def add_caption_note(fig, note: str) -> None:
+    """Add ``note`` (a layout note: what the figure leaves out, how it is drawn) to ``fig``'s caption."""
+    fig._stratbench_caption = [*caption_notes(fig), note]
+
+
+def caption_notes(fig) -> list[str]:
+    """The layout notes of ``fig``'s caption: :func:`save_figure` writes them into the file's description
+    (PNG ``Description``, PDF ``Subject``, SVG ``Description``), and ``stratbench figure`` prints them."""
+    return list(getattr(fig, "_stratbench_caption", []))
 
 
 def figure_legend(fig, colours: dict, style: FigureStyle, title: str = "stratifier", marker: bool = False) -> None:
-    """One legend for the whole figure, below the panels, in as many columns as fit the width."""
+    """One legend for the whole figure, below the panels, in as many columns as fit the width; with ``marker``,
+    each method's marker (:meth:`FigureStyle.marker_map`) beside its colour."""
     names = [style.name(m) for m in colours]
-    handles = [plt.Line2D([], [], color=c, marker="o", linestyle="-") if marker else
-               plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
+    markers = style.marker_map(colours)
+    handles = [plt.Line2D([], [], color=c, marker=markers[m], linestyle="-") if marker else
+               plt.Rectangle((0, 0), 1, 1, color=c) for m, c in colours.items()]
     longest = max((len(n) for n in names), default=4)
     ncols = max(1, min(len(names), int(style.width * 72 / ((longest + 4) * 0.55 * (style.font_size - 1)))))
     fig.legend(handles, names, title=style.wrap(title), loc="outside lower center", ncols=ncols, frameon=False)
@@ -183,8 +209,8 @@ def std_by_stratifier(summary: pd.DataFrame, classifier: str, style: FigureStyle
             ax.set_title(style.wrap(style.name(measure), style.width / ncols))
             ax.set_xticks(x, datasets, rotation=90)
         _finish_panels(fig, axes, len(measures), "std over folds", colours, style,
-                       _left_out(f"{classifier}: std of the CV estimate over folds (lower is better)",
-                                 [style.name(m) for m in left_out]))
+                       f"{classifier}: std of the CV estimate over folds (lower is better)")
+        note_left_out(fig, [style.name(m) for m in left_out])
     return fig
 
 
@@ -221,7 +247,8 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
             ax.set_ylim(0, len(stratifiers) + 0.5)
             ax.set_title(style.wrap(panel_title.format(group)))
         figure_legend(fig, colours, style)
-        fig.suptitle(style.heading(_left_out(title, left_out, "the dataset groups (dataset_groups)")))
+        fig.suptitle(style.heading(title))
+        note_left_out(fig, list(left_out), "dataset groups; the config's dataset_groups chooses them")
     return fig
 
 
@@ -249,60 +276,206 @@ def nemenyi_groups(ranks: pd.Series, cd: float) -> list[tuple[str, ...]]:
     return groups
 
 
-def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "", style: FigureStyle = DEFAULT) -> None:
-    """A critical-difference diagram (Demšar 2006, Fig. 1) on ``ax``: the average ranks on an axis from
-    1 (left, best) to k, each method's name joined to its rank, a bar joining methods less than CD
-    apart (not significantly different), and the CD interval above the axis. A CD longer than the axis
-    (k − 1) is drawn to its end and marked "> k − 1": no pair can then differ."""
+def text_inches(text: str, size: float) -> float:
+    """The width in inches of ``text`` set in matplotlib's default font at ``size`` pt (its glyphs' advance,
+    as drawn), the measure every layout below is planned with."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    return max((TextToPath().get_text_width_height_descent(line, FontProperties(size=size), ismath=False)[0]
+                for line in text.splitlines() or [""]), default=0.0) / 72
+
+
+def _levels(spans: list[tuple[float, float]], gap: float) -> list[int]:
+    """A level per span (lo, hi), the lowest free one where it stays ``gap`` clear of the spans already there:
+    the cliques' bars stacked so that none touches another."""
+    taken: list[list[tuple[float, float]]] = []
+    levels = []
+    for lo, hi in spans:
+        level = next((i for i, row in enumerate(taken) if all(hi + gap <= a or lo - gap >= b for a, b in row)),
+                     len(taken))
+        if level == len(taken):
+            taken.append([])
+        taken[level].append((lo, hi))
+        levels.append(level)
+    return levels
+
+
+@dataclass(frozen=True)
+class CDLayout:
+    """How a critical-difference panel is laid out at a width: ``"ends"`` (Demšar 2006, Fig. 1: the rank axis
+    across the panel, the methods' names at its two ends) where that axis takes at least :data:`AXIS_SHARE` of the
+    panel, else ``"rows"`` (a row per method in rank order, names on the left, its rank a dot on the axis, the
+    cliques as bars beside the rows). Sizes in inches: ``line`` a row of names, ``axis`` the rank axis's length."""
+
+    kind: str
+    width: float
+    size: float
+    label_width: float
+    axis: float
+
+    @property
+    def line(self) -> float:
+        return 1.2 * self.size / 72
+
+
+AXIS_SHARE = 0.6  # the least share of a panel's width the rank axis takes in the "ends" layout
+LEADER = 0.12  # inches of horizontal leader between the axis's end and a name
+CLIQUE_GAP = 0.06  # inches between two cliques' bars (2.5 pt thick: 1.8 pt of white between them)
+TICKS = 0.2  # inches from the rank axis to the top of its tick labels, and room for the CD bar above them
+CD_ROW = 0.13
+
+
+def cd_layout(labels: list[str], width: float, style: FigureStyle) -> CDLayout:
+    """Measure ``labels`` (name and rank) at the panel's ``width``, then choose the layout (:class:`CDLayout`)."""
+    size = style.font_size - 1
+    label_width = max(text_inches(t, size) for t in labels) + 0.04
+    ends_axis = width - 2 * (label_width + LEADER + 0.05)
+    if ends_axis >= AXIS_SHARE * width:
+        return CDLayout("ends", width, size, label_width, ends_axis)
+    return CDLayout("rows", width, size, label_width, width - label_width - 0.15 - 0.35)
+
+
+def _panel_title_lines(title: str, width: float, style: FigureStyle) -> list[str]:
+    """``title`` broken into lines no wider than ``width`` inches at the font size (measured, not estimated)."""
+    words, lines = title.split(), []
+    for word in words:
+        if lines and text_inches(f"{lines[-1]} {word}", style.font_size) <= width - 0.1:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def cd_panel_height(ranks: pd.Series, cd: float, title: str, layout: CDLayout, style: FigureStyle) -> float:
+    """The height in inches :func:`cd_diagram` needs for this panel."""
+    return _cd_geometry(ranks, cd, title, layout, style)["height"]
+
+
+def _cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, style: FigureStyle) -> dict:
     ranked = ranks.sort_values(kind="stable")
     k = len(ranked)
-    half = (k + 1) // 2
     groups = nemenyi_groups(ranked, cd) if np.isfinite(cd) else []
-    rows = max(half, k - half)
-    labels = [f"{style.name(n)} ({r:.2f})" for n, r in ranked.items()]
-    # room for the names beside the axis: the longest label in axis units at this width
-    axes_inches = ax.get_position().width * ax.figure.get_figwidth()
-    label_inches = max(len(t) for t in labels) * 0.55 * (style.font_size - 1) / 72 + 0.1
-    margin = max(0.5, label_inches * (k - 1) / max(axes_inches - 2 * label_inches, 0.3 * axes_inches))
-    axis_y, step = 0.0, 1.0
-    ax.set_xlim(1 - margin, k + margin)
-    ax.set_ylim(-(rows + 0.9) * step - 0.25 * len(groups), 1.9)
+    line = layout.line
+    title_lines = _panel_title_lines(title, layout.width, style) if title else []
+    title_h = len(title_lines) * 1.25 * style.font_size / 72
+    top = 0.03 + title_h + 0.03
+    cd_h = CD_ROW if np.isfinite(cd) else 0.0
+    ticks_h = TICKS
+    if layout.kind == "ends":
+        x0 = layout.label_width + LEADER + 0.05
+        scale = layout.axis / max(k - 1, 1)
+        spans = [(x0 + (ranked[g[0]] - 1) * scale - 0.03, x0 + (ranked[g[-1]] - 1) * scale + 0.03) for g in groups]
+        levels = _levels(spans, 0.05)
+        n_levels = max(levels, default=-1) + 1
+        half = (k + 1) // 2
+        rows = max(half, k - half)
+        height = top + cd_h + ticks_h + 0.07 + max(n_levels - 1, 0) * CLIQUE_GAP + 0.06 + rows * line + 0.03
+    else:
+        x0 = layout.label_width + 0.15
+        scale = layout.axis / max(k - 1, 1)
+        levels = _levels([(i, i + len(g) - 1) for i, g in _clique_rows(ranked, groups)], 0.5)
+        height = top + cd_h + ticks_h + 0.04 + k * line + 0.03
+    return dict(ranked=ranked, k=k, groups=groups, levels=levels, title_lines=title_lines, top=top, cd_h=cd_h,
+                ticks_h=ticks_h, x0=x0, scale=scale, height=height)
+
+
+def _clique_rows(ranked: pd.Series, groups) -> list[tuple[int, tuple[str, ...]]]:
+    """(first row, members) of each clique in the "rows" layout, where row i holds the i-th best method."""
+    row = {name: i for i, name in enumerate(ranked.index)}
+    return [(row[g[0]], g) for g in groups]
+
+
+def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "", style: FigureStyle = DEFAULT,
+               layout: CDLayout | None = None) -> None:
+    """A critical-difference diagram (Demšar 2006, JMLR 7, Fig. 1) on ``ax``, whose data units are inches of the
+    panel: the average ranks on an axis from 1 (left, best) to k, the CD interval above it, and the cliques (runs of
+    methods less than CD apart, not significantly different by the Nemenyi test) as thick bars that never touch.
+    In the ``"ends"`` layout each method's name and rank hangs off the axis's nearer end, joined to its rank; in
+    the ``"rows"`` layout (narrow panels) a row per method in rank order carries its rank as a dot, the cliques as
+    bars beside the rows (:func:`cd_layout` chooses). A CD longer than the axis (k − 1) is drawn to its end and
+    marked "> k − 1": no pair can then differ."""
+    labels = [f"{style.name(n)} ({r:.2f})" for n, r in ranks.sort_values(kind="stable").items()]
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    layout = layout or cd_layout(labels, width, style)
+    g = _cd_geometry(ranks, cd, title, layout, style)
+    k, x0, scale, height = g["k"], g["x0"], g["scale"], g["height"]
+    size = layout.size
+    ax.set_xlim(0, layout.width)
+    ax.set_ylim(0, height)
     ax.axis("off")
-    ax.plot([1, k], [axis_y, axis_y], color="black", linewidth=1)
-    for tick in range(1, k + 1):
-        ax.plot([tick, tick], [axis_y, axis_y + 0.18], color="black", linewidth=1)
-        ax.text(tick, axis_y + 0.3, str(tick), ha="center", va="bottom", fontsize=style.font_size - 1)
-    for half_tick in np.arange(1.5, k, 1.0):
-        ax.plot([half_tick, half_tick], [axis_y, axis_y + 0.09], color="black", linewidth=0.6)
+
+    def x_of(rank):
+        return x0 + (rank - 1) * scale
+
+    y = height - 0.03
+    for text in g["title_lines"]:
+        y -= 1.25 * style.font_size / 72
+        ax.text(layout.width / 2, y, text, ha="center", va="bottom", fontsize=style.font_size)
+    y = height - g["top"]
     if np.isfinite(cd):
         end = 1 + min(cd, k - 1)
-        ax.plot([1, end], [1.3, 1.3], color="black", linewidth=1.5)
-        for x in (1, end):
-            ax.plot([x, x], [1.2, 1.4], color="black", linewidth=1)
+        bar_y = y - CD_ROW / 2
+        ax.plot([x_of(1), x_of(end)], [bar_y, bar_y], color="black", linewidth=1.5, solid_capstyle="butt")
+        for x in (x_of(1), x_of(end)):
+            ax.plot([x, x], [bar_y - 0.03, bar_y + 0.03], color="black", linewidth=0.8)
         text = f"CD = {cd:.2f}" if cd <= k - 1 else f"CD = {cd:.2f} > k − 1"
-        ax.text((1 + end) / 2, 1.45, text, ha="center", va="bottom", fontsize=style.font_size - 1)
-    for g, members in enumerate(groups):
-        y = axis_y - 0.35 - 0.25 * g
-        ax.plot([ranked[members[0]] - 0.03, ranked[members[-1]] + 0.03], [y, y], color="black", linewidth=2.5,
-                solid_capstyle="butt")
-    bar_space = 0.35 + 0.25 * len(groups)
-    for i, ((_, rank), label) in enumerate(zip(ranked.items(), labels)):
+        ax.text(x_of(end) + 0.06, bar_y, text, ha="left", va="center", fontsize=size)
+        y -= g["cd_h"]
+    axis_y = y - g["ticks_h"]
+    ax.plot([x_of(1), x_of(k)], [axis_y, axis_y], color="black", linewidth=1)
+    for tick in range(1, k + 1):
+        ax.plot([x_of(tick)] * 2, [axis_y, axis_y + 0.05], color="black", linewidth=0.8)
+        ax.text(x_of(tick), axis_y + 0.07, str(tick), ha="center", va="bottom", fontsize=size)
+    if layout.kind == "ends":
+        _draw_ends(ax, g, axis_y, layout, x_of, style)
+    else:
+        _draw_rows(ax, g, axis_y, layout, x_of, style)
+
+
+def _draw_ends(ax, g: dict, axis_y: float, layout: CDLayout, x_of, style: FigureStyle) -> None:
+    ranked, k, groups, levels = g["ranked"], g["k"], g["groups"], g["levels"]
+    for members, level in zip(groups, levels):
+        y = axis_y - 0.07 - level * CLIQUE_GAP
+        ax.plot([x_of(ranked[members[0]]) - 0.03, x_of(ranked[members[-1]]) + 0.03], [y, y], color="black",
+                linewidth=2.5, solid_capstyle="butt")
+    names_top = axis_y - 0.07 - max(max(levels, default=0), 0) * CLIQUE_GAP - 0.06
+    half = (k + 1) // 2
+    left_end, right_end = x_of(1) - LEADER, x_of(k) + LEADER
+    for i, (name, rank) in enumerate(ranked.items()):
         left = i < half
         row = i if left else k - 1 - i
-        y = axis_y - bar_space - (row + 0.6) * step
-        x_end = 1 - 0.3 * margin if left else k + 0.3 * margin
-        ax.plot([rank, rank, x_end], [axis_y, y, y], color="black", linewidth=0.8)
-        ax.text(x_end + (-0.03 if left else 0.03), y, label, ha="right" if left else "left", va="center",
-                fontsize=style.font_size - 1)
-    if title:
-        ax.set_title(style.wrap(title, axes_inches))
+        y = names_top - (row + 0.5) * layout.line
+        x_end = left_end if left else right_end
+        ax.plot([x_of(rank), x_of(rank), x_end], [axis_y, y, y], color="black", linewidth=0.7)
+        ax.text(x_end + (-0.03 if left else 0.03), y, f"{style.name(name)} ({rank:.2f})",
+                ha="right" if left else "left", va="center", fontsize=layout.size)
+
+
+def _draw_rows(ax, g: dict, axis_y: float, layout: CDLayout, x_of, style: FigureStyle) -> None:
+    ranked, k, groups, levels = g["ranked"], g["k"], g["groups"], g["levels"]
+    for tick in range(1, k + 1):
+        ax.plot([x_of(tick)] * 2, [axis_y - 0.02 - k * layout.line, axis_y], color="0.85", linewidth=0.4, zorder=0)
+    for i, (name, rank) in enumerate(ranked.items()):
+        y = axis_y - 0.04 - (i + 0.5) * layout.line
+        ax.plot([x_of(1), x_of(rank)], [y, y], color="0.6", linewidth=0.6)
+        ax.plot([x_of(rank)], [y], marker="o", markersize=3, color="black")
+        ax.text(x_of(1) - 0.08, y, f"{style.name(name)} ({rank:.2f})", ha="right", va="center",
+                fontsize=layout.size)
+    for (first, members), level in zip(_clique_rows(ranked, groups), levels):
+        x = x_of(k) + 0.1 + level * CLIQUE_GAP
+        top = axis_y - 0.04 - (first + 0.2) * layout.line
+        bottom = axis_y - 0.04 - (first + len(members) - 0.2) * layout.line
+        ax.plot([x, x], [bottom, top], color="black", linewidth=2.5, solid_capstyle="butt")
 
 
 def panel_summary(t) -> str:
-    """One line for a comparison's panel: N, the Friedman p it is judged by (which one), and what N
-    cannot support (F undefined, too few datasets for Nemenyi to separate any pair)."""
-    which = "exact" if np.isfinite(t["exact_p"]) else "Iman–Davenport" if np.isfinite(t["F_p"]) else "χ²"
-    p = f"Friedman p ({which}) = {t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
+    """One line for a comparison's panel: N, the Friedman p it is judged by (named by the test that computed it,
+    :data:`stratbench.stats.P_VALUE_NAMES`), and what N cannot support (F undefined, too few datasets for Nemenyi
+    to separate any pair)."""
+    from stratbench.stats import p_value_name
+
+    p = f"Friedman p ({p_value_name(t)}) = {t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
     caveat = "; N too few for Nemenyi" if bool(t.get("nemenyi_too_few", False)) else ""
     dropped = t.get("dropped", "")
     left_out = f"; without a score for every method, left out: {dropped}" if isinstance(dropped, str) and dropped else ""
@@ -311,27 +484,40 @@ def panel_summary(t) -> str:
 
 def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str = "all",
                 labels: dict | None = None, style: FigureStyle = DEFAULT):
-    """Critical-difference diagrams, one panel per measure, for one dataset group; each panel states
-    N, the Friedman p it is judged by, the Nemenyi CD at the test's α, and what N cannot support."""
+    """Critical-difference diagrams, one panel per measure and one panel a row, for one dataset group; each panel
+    states N, the Friedman p it is judged by, the Nemenyi CD at the test's α, and what N cannot support. The
+    panels that fit a page (:data:`MAX_HEIGHT`) are drawn, in the measures' order; the caption names the others."""
     ranks, tests = ranks[ranks["group"] == group], tests[tests["group"] == group]
     measures = style.keep(ordered(tests.loc[tests["methods"] >= 2, "measure"], labels))
-    k = int(tests["methods"].max()) if len(tests) else 2
-    height = 0.2 * (max(1, (k + 1) // 2) + 4) + 0.45
-    measures, left_out = _fit_page(measures, style, 3.4, height, 0.5)
-    nrows, ncols = panel_grid(max(1, len(measures)), style, 3.4)
-    with style.drawing():
-        fig, axes = plt.subplots(nrows, ncols, figsize=(style.width, height * nrows + 0.5), squeeze=False)
-        for ax in list(axes.flat)[len(measures):]:
-            ax.axis("off")
-        for ax, measure in zip(axes.flat, measures):
-            r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
-            t = tests[tests["measure"] == measure].iloc[0]
-            cd_diagram(ax, r, float(t["critical_difference"]), f"{style.name(measure, labels)}: {panel_summary(t)}",
-                       style)
-        if not measures:
-            axes[0, 0].text(0.5, 0.5, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
-            axes[0, 0].axis("off")
-        fig.suptitle(style.heading(_left_out(title, [style.name(m, labels) for m in left_out])))
+    panels = []
+    for measure in measures:
+        r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
+        t = tests[tests["measure"] == measure].iloc[0]
+        panels.append((measure, r, float(t["critical_difference"]), f"{style.name(measure, labels)}: {panel_summary(t)}"))
+    names = {n: style.name(n) for _, r, _, _ in panels for n in r.index}
+    all_labels = [f"{names[n]} ({v:.2f})" for _, r, _, _ in panels for n, v in r.items()] or ["x"]
+    layout = cd_layout(all_labels, style.width, style)
+    heading = style.heading(title)
+    heading_h = (heading.count("\n") + 1) * 1.3 * (style.font_size + 1) / 72 + 0.1
+    heights, drawn = [], []
+    for panel in panels:
+        h = cd_panel_height(panel[1], panel[2], panel[3], layout, style)
+        if heading_h + sum(heights) + h > MAX_HEIGHT:
+            break
+        heights.append(h)
+        drawn.append(panel)
+    total = heading_h + (sum(heights) if heights else 0.6)
+    with style.drawing(constrained=False):
+        fig = plt.figure(figsize=(style.width, total))
+        fig.text(0.5, 1 - 0.05 / total, heading, ha="center", va="top", fontsize=style.font_size + 1)
+        top = total - heading_h
+        for (_, r, cd, panel_title), h in zip(drawn, heights):
+            ax = fig.add_axes((0, (top - h) / total, 1, h / total))
+            cd_diagram(ax, r, cd, panel_title, style, layout)
+            top -= h
+        if not drawn:
+            fig.text(0.5, 0.3 / total, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
+        note_left_out(fig, [style.name(m, labels) for m, *_ in panels[len(drawn):]])
     return fig
 
 
@@ -369,8 +555,8 @@ def fold_distribution(scores: pd.DataFrame, classifier: str, labels: dict | None
             ax.set_xticks(np.arange(len(datasets)), datasets, rotation=90)
             ax.set_title(style.wrap(style.name(measure, labels), style.width / ncols))
         _finish_panels(fig, axes, len(measures), "fold − CV mean", colours, style,
-                       _left_out(f"{classifier}: each fold's value minus its repeat's mean",
-                                 [style.name(m, labels) for m in left_out]))
+                       f"{classifier}: each fold's value minus its repeat's mean")
+        note_left_out(fig, [style.name(m, labels) for m in left_out])
     return fig
 
 
@@ -406,28 +592,55 @@ def label_shares(Y, folds_by_stratifier: dict, n_splits: int, dataset: str, styl
             ax.set_ylabel("share in a test fold")
         for ax in list(axes.flat)[len(stratifiers):]:
             ax.axis("off")
-        fig.suptitle(style.heading(_left_out(f"{dataset}: each label's positive share per test fold (repeat 0) against the "
-                                             "dataset", [style.name(m) for m in left_out], "order (the stratifiers')")))
+        fig.suptitle(style.heading(f"{dataset}: each label's positive share per test fold (repeat 0) against the "
+                                   "dataset"))
+        note_left_out(fig, [style.name(m) for m in left_out], "stratifiers, the last in the config's order")
     return fig
 
 
-def runtime_vs_size(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
-    """The stratifiers' wall time (mean over repeats) against the dataset's size, log–log: x is the
-    number of positive labels (non-zeros of Y), the quantity IS and SOIS scale with."""
-    agg = runtime.groupby(["dataset", "stratifier"], sort=True).agg(
-        seconds=("seconds", "mean"), nnz=("nnz", "first"), examples=("examples", "first")).reset_index()
-    colours = style.colour_map(style.methods(agg["stratifier"]))
+RESOLUTION_FLOOR = 1e-3  # seconds: a single wall-clock timing below this is scheduler and timer noise, not a result
+
+
+def runtime_by_dataset(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
+    """The stratifiers' wall time per dataset, a dot plot (a row per dataset, log seconds across): the median over
+    repeats as a dot, the range over repeats (min to max) as a bar. The datasets of a study differ in more than size,
+    so no line joins them; runtime against size is drawn where size varies by design (``benchmarks/scaling.py``).
+    Timings under :data:`RESOLUTION_FLOOR` are drawn hollow at the floor, in the shaded band: not resolved."""
+    agg = runtime.groupby(["dataset", "stratifier"], sort=True)["seconds"].agg(
+        median="median", low="min", high="max", repeats="size").reset_index()
+    stratifiers = style.methods(agg["stratifier"])
+    colours, markers = style.colour_map(stratifiers), style.marker_map(stratifiers)
+    datasets = sorted(agg["dataset"].unique())
+    repeats = sorted(agg["repeats"].unique())
+    row = 0.12 * max(len(stratifiers), 2) + 0.08
     with style.drawing():
-        fig, ax = plt.subplots(figsize=(style.width, min(0.7 * style.width, 3.6) + 0.6))
-        for s in colours:
-            part = agg[agg["stratifier"] == s].sort_values("nnz")
-            ax.plot(part["nnz"], part["seconds"], marker="o", markersize=3, color=colours[s])
+        fig, ax = plt.subplots(figsize=(style.width, min(MAX_HEIGHT - 1.6, row * len(datasets)) + 1.6))
+        step = 0.8 / max(len(stratifiers), 1)
+        floor = RESOLUTION_FLOOR
+        for i, s in enumerate(stratifiers):
+            part = agg[agg["stratifier"] == s].set_index("dataset").reindex(datasets)
+            y = np.arange(len(datasets)) + (i - (len(stratifiers) - 1) / 2) * step
+            med, low, high = (np.maximum(part[c].to_numpy(dtype=float), floor) for c in ("median", "low", "high"))
+            resolved = part["median"].to_numpy(dtype=float) >= floor
+            ax.hlines(y, low, high, color=colours[s], linewidth=1.0)
+            ax.scatter(med[resolved], y[resolved], s=12, color=colours[s], marker=markers[s], zorder=3)
+            ax.scatter(med[~resolved], y[~resolved], s=12, facecolors="white", edgecolors=colours[s],
+                       marker=markers[s], zorder=3)
         ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("dataset size: positive labels (non-zeros of Y)")
-        ax.set_ylabel("wall time (s)")
+        low_x = min(floor / 2, float(agg["low"].min()) / 1.5 if len(agg) else floor / 2)
+        ax.set_xlim(max(low_x, floor / 3), max(float(agg["high"].max()) * 1.5 if len(agg) else 1.0, floor * 10))
+        ax.axvspan(ax.get_xlim()[0], floor, color="0.9", zorder=0)
+        ax.set_yticks(np.arange(len(datasets)), datasets)
+        ax.set_ylim(len(datasets) - 0.5, -0.5)
+        ax.grid(axis="x", linewidth=0.3)
+        ax.set_xlabel("wall time of a k-fold split (s)")
         figure_legend(fig, colours, style, marker=True)
-        fig.suptitle(style.heading("Stratifier runtime against dataset size"))
+        fig.suptitle(style.heading("Stratifier wall time per dataset"))
+        spread = (f"bar: the range over {min(repeats)}–{max(repeats)} repeats" if min(repeats, default=1) != max(repeats, default=1)
+                  else f"bar: the range over {max(repeats, default=1)} repeats" if max(repeats, default=1) > 1
+                  else "1 repeat: no spread")
+        add_caption_note(fig, f"Dot: the median over repeats; {spread}. Shaded, hollow: under {floor * 1000:g} ms, "
+                              "a timing not resolved.")
     return fig
 
 

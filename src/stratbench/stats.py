@@ -40,6 +40,42 @@ TEST_COLUMNS = ["group", "datasets", "methods", "chi2", "chi2_p", "iman_davenpor
                 "note"]
 PAIR_COLUMNS = ["group", "stratifier_a", "stratifier_b", "rank_difference", "p_value", "significant"]
 
+# The one source of each statistic's printed name: every table (CSV, Markdown, LaTeX), figure and report that
+# prints a p-value or a post-hoc test takes its name from here, so a caption names what its column holds.
+P_VALUE_NAMES = {"exact_p": "exact permutation", "F_p": "Iman–Davenport F", "chi2_p": "χ², asymptotic"}
+POST_HOC_NAMES = {"nemenyi": "Nemenyi critical difference",
+                  "wilcoxon_holm": "one-sided Wilcoxon signed-rank test, Holm-adjusted"}
+
+
+def judged_p(test) -> str:
+    """The column (``exact_p``, ``F_p`` or ``chi2_p``) of the Friedman p-value a comparison is judged by, i.e.
+    :class:`Friedman`'s ``p``: the exact permutation p where computed, else Iman–Davenport F's, else χ²'s."""
+    for column in ("exact_p", "F_p"):
+        if np.isfinite(float(test[column])):
+            return column
+    return "chi2_p"
+
+
+def p_value_name(test) -> str:
+    """The printed name of the test whose p a comparison's ``p`` holds, e.g. "exact permutation"."""
+    return P_VALUE_NAMES[judged_p(test)]
+
+
+def friedman_p_caption(tests) -> str:
+    """What a column of judged Friedman p-values (``p``) holds, named from the tests behind it: one name where
+    every row was judged by the same test, else each name with the rows it covers."""
+    rows = [tests.iloc[i] for i in range(len(tests))] if hasattr(tests, "iloc") else list(tests)
+    names = list(dict.fromkeys(p_value_name(t) for t in rows))
+    if not names:
+        return "Friedman p"
+    if len(names) == 1:
+        return f"Friedman p ({names[0]})"
+    return "Friedman p (" + ", ".join(f"{P_MARKS[n].strip()}: {n}" for n in names) + ")"
+
+
+# a cell's mark in a column that mixes p-values of different tests
+P_MARKS = {name: mark for name, mark in zip(P_VALUE_NAMES.values(), (" (e)", " (F)", " (χ²)"))}
+
 
 def block_ranks(table: pd.DataFrame, ascending: bool = True) -> pd.DataFrame:
     """Rank the methods (columns) within each block (row); 1 = smallest if ``ascending``; ties averaged."""
@@ -95,11 +131,11 @@ def friedman_from_ranks(average_ranks: pd.Series, n_blocks: int, ranks: np.ndarr
         f, f_p, note = np.nan, np.nan, "F undefined: every dataset ranks the methods alike"
     exact = exact_friedman_p(ranks) if ranks is not None else np.nan
     if np.isfinite(exact):
-        p, which = exact, "p exact (permutation)"
+        p, which = exact, f"p: {P_VALUE_NAMES['exact_p']}"
     elif np.isfinite(f_p):
-        p, which = f_p, "p of F (asymptotic)"
+        p, which = f_p, f"p: {P_VALUE_NAMES['F_p']}"
     else:
-        p, which = chi2_p, "p of χ² (asymptotic)"
+        p, which = chi2_p, f"p: {P_VALUE_NAMES['chi2_p']}"
     return Friedman(N, k, average_ranks, chi2, chi2_p, f, df, f_p, exact, p, "; ".join(filter(None, [note, which])))
 
 

@@ -85,10 +85,10 @@ def fold_distribution(read: Read, subject: str, style, facts: Facts):
 
 
 def runtime(read: Read, subject: str, style, facts: Facts):
-    """The stratifiers' wall time against the datasets' size."""
+    """The stratifiers' wall time per dataset (a dot plot, with the range over repeats)."""
     from stratbench import figures
 
-    return figures.runtime_vs_size(read("stratifier_runtime.csv"), style)
+    return figures.runtime_by_dataset(read("stratifier_runtime.csv"), style)
 
 
 def paper_claims(read: Read, subject: str, style, facts: Facts):
@@ -123,7 +123,8 @@ def grid_critical_difference(read: Read, subject: str, style, facts: Facts):
     ranks, tests = read("grid_ranks.csv"), read("grid_friedman_nemenyi.csv")
     ranks = ranks[(ranks["k"] == k) & ranks["measure"].isin(GRID_MEASURES)]
     tests = tests[(tests["k"] == k) & tests["measure"].isin(GRID_MEASURES)]
-    return figures.cd_diagrams(ranks, tests, f"Fold quality across datasets, k = {k}", style=style)
+    return figures.cd_diagrams(ranks, tests, f"Fold quality across datasets, k = {k}", labels=FOLD_QUALITY_LABELS,
+                               style=style)
 
 
 def grid_gap(read: Read, subject: str, style, facts: Facts):

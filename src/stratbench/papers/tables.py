@@ -63,8 +63,8 @@ def study_tables(statistics: pd.DataFrame, fold_quality: pd.DataFrame, runtime: 
     tables = [t for paper in registered if paper.layouts for t in _declared(paper, paper.layouts(inputs, order), list(paper.prints))]
     if fold_quality_ranks is not None and fold_quality_tests is not None:
         tables.append(ranks_table(fold_quality_ranks, fold_quality_tests, FOLD_QUALITY_RANKS,
-                                  "Average rank of each fold-quality measure over all datasets (1 = lowest), "
-                                  "Friedman p-value (Iman–Davenport) and Nemenyi critical difference (CD)",
+                                  "Average rank of each fold-quality measure over all datasets (1 = lowest) and "
+                                  "Nemenyi critical difference (CD)",
                                   labels=FOLD_QUALITY_LABELS, order=order))
     if summary is not None and not summary.empty:
         classifiers = tuple(dict.fromkeys(summary["classifier"])) if "classifier" in summary else ()
@@ -72,7 +72,9 @@ def study_tables(statistics: pd.DataFrame, fold_quality: pd.DataFrame, runtime: 
                    for t in _declared(paper, paper.score_layouts(inputs, order), paper.classifier_table_names(classifiers))]
         if score_tests is not None:
             tables.append(tests_table(score_tests, SCORE_TESTS,
-                                      "Friedman and Iman–Davenport tests on the std over folds of each measure, "
-                                      "and the Nemenyi critical difference (CD) of the average ranks",
+                                      "Friedman's test on the std over folds of each measure: χ² and its asymptotic p, "
+                                      "Iman–Davenport F and its p, the exact permutation p (where N·k is small enough "
+                                      "to enumerate; bold: the p the comparison is judged by), and the Nemenyi "
+                                      "critical difference (CD) of the average ranks",
                                       ["classifier", "measure"], MEASURE_LABELS))
     return [t for t in tables if t is not None]

@@ -1,19 +1,22 @@
 """The tables every study prints beside its papers' own: the average ranks of the measures per
-stratifier, with the Friedman p-value (Iman–Davenport) and the Nemenyi critical difference, and the
-Friedman / Nemenyi tests themselves; the best rank and the p-value a comparison is judged by in bold."""
+stratifier, with the Friedman p-value each comparison is judged by (named from :data:`stratbench.stats.P_VALUE_NAMES`)
+and the Nemenyi critical difference, and the Friedman / Nemenyi tests themselves; the best rank and the p-value a
+comparison is judged by in bold."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
+from stratbench.stats import P_MARKS, friedman_p_caption, judged_p, p_value_name
 from stratbench.tables.format import Cell, PaperTable, best, number, ordered, pvalue
 
 
 def ranks_table(ranks: pd.DataFrame, tests: pd.DataFrame, name: str, caption: str, group: str = "all",
                 labels: dict | None = None, order=None) -> PaperTable | None:
     """Average ranks per measure (rows) and stratifier (columns) for one dataset group, with the
-    Friedman test's p-value (Iman–Davenport) and the Nemenyi critical difference; lowest rank bold."""
+    Friedman p-value each comparison is judged by and the Nemenyi critical difference; lowest rank bold.
+    ``caption`` is completed by the name of the test behind the p column (:func:`stratbench.stats.friedman_p_caption`:
+    one name, or a mark per cell where the rows were judged by different tests)."""
     part = ranks[ranks["group"] == group]
     if part.empty:
         return None
@@ -22,13 +25,17 @@ def ranks_table(ranks: pd.DataFrame, tests: pd.DataFrame, name: str, caption: st
     wide = part.pivot(index="measure", columns="stratifier", values="average_rank").reindex(
         index=ordered(part["measure"], labels), columns=stratifiers)
     t = tests[tests["group"] == group].set_index("measure")
+    t = t.loc[[m for m in wide.index if m in t.index]]
+    mixed = len({p_value_name(row) for _, row in t.iterrows()}) > 1
+    caption = f"{caption}; {friedman_p_caption(t)}" if len(t) else caption
     table = PaperTable(name, caption, ["measure", "N"], [*stratifiers, "Friedman p", "CD"],
                        data=part.merge(t.reset_index()[["measure", "p", "critical_difference", "note"]], on="measure"))
     block = []
     for measure in wide.index:
         values = wide.loc[measure].to_numpy()
         marks = best(values)
-        stats_cells = [Cell(pvalue(t.loc[measure, "p"])), cd_cell(t.loc[measure])]
+        mark = P_MARKS[p_value_name(t.loc[measure])] if mixed else ""
+        stats_cells = [Cell(pvalue(t.loc[measure, "p"]) + mark), cd_cell(t.loc[measure])]
         block.append(((labels.get(measure, measure), int(t.loc[measure, "datasets"])),
                       [*(Cell(number(v, 2), bool(k)) for v, k in zip(values, marks)), *stats_cells]))
     table.blocks.append(block)
@@ -61,8 +68,7 @@ def tests_table(tests: pd.DataFrame, name: str, caption: str, keys: list[str],
 def judged_significant(row, column: str) -> bool:
     """Whether the p-value in ``column`` is the one a comparison is judged by (:class:`stratbench.stats.Friedman`'s
     ``p``: exact where computed, else F's, else χ²'s) and below α: the only p-value printed bold."""
-    judged = "exact_p" if np.isfinite(row["exact_p"]) else "F_p" if np.isfinite(row["F_p"]) else "chi2_p"
-    return column == judged and bool(row["p"] < row["alpha"])
+    return column == judged_p(row) and bool(row["p"] < row["alpha"])
 
 
 def cd_cell(row, digits: int = 2) -> Cell:

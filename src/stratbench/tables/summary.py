@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from stratbench.measures.names import COUNT_MEASURES, FOLD_QUALITY_LABELS
+from stratbench.tables.format import mean_spread
 
 SCORE_COLUMNS = ["dataset", "stratifier", "repeat", "fold", "classifier", "measure", "value", "software"]
 FOLD_QUALITY_COLUMNS = ["dataset", "stratifier", "repeat", "measure", "value", "software"]
@@ -93,8 +94,9 @@ def fold_quality_markdown(summary: pd.DataFrame) -> str:
     shown = [m for m in FOLD_QUALITY_LABELS if m in set(summary["measure"])]
     part = summary[summary["measure"].isin(shown)]
     places = {m: decimals(g["mean"], m in COUNT_MEASURES) for m, g in part.groupby("measure")}
-    cell = part.assign(cell=["NaN" if np.isnan(m) else f"{m:.{places[k]}f} ± {0.0 if np.isnan(s) else s:.{places[k]}f}"
-                             for k, m, s in zip(part["measure"], part["mean"], part["std"])])
+    repeats = part["repeats"] if "repeats" in part else pd.Series(2, index=part.index)
+    cell = part.assign(cell=[mean_spread(m, s, n, f".{places[k]}f") for k, m, s, n in
+                             zip(part["measure"], part["mean"], part["std"], repeats)])
     wide = cell.pivot(index=["dataset", "stratifier"], columns="measure", values="cell").reset_index()
     wide = wide[["dataset", "stratifier", *shown]].rename(columns=FOLD_QUALITY_LABELS)
     return f"## Fold quality: mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"
@@ -110,8 +112,8 @@ def statistics_markdown(stats: pd.DataFrame, identical: list[tuple[str, str]] = 
 
 def runtime_markdown(rows: pd.DataFrame) -> str:
     """Markdown of the stratifiers' wall time: mean ± std over repeats, a column per stratifier."""
-    agg = rows.groupby(["dataset", "stratifier"], sort=True)["seconds"].agg(["mean", "std"]).reset_index()
-    agg["cell"] = [f"{m:.4g} ± {0.0 if np.isnan(s) else s:.2g}" for m, s in zip(agg["mean"], agg["std"])]
+    agg = rows.groupby(["dataset", "stratifier"], sort=True)["seconds"].agg(["mean", "std", "size"]).reset_index()
+    agg["cell"] = [mean_spread(m, s, n, ".4g", ".2g") for m, s, n in zip(agg["mean"], agg["std"], agg["size"])]
     wide = agg.pivot(index="dataset", columns="stratifier", values="cell").reset_index()
     return f"## Stratifier wall time (s): mean ± std over repeats\n\n{wide.to_markdown(index=False)}\n"
 
