@@ -69,22 +69,50 @@ def points(k: int, timeout: float) -> list[dict]:
     return rows
 
 
-def figure(table: pd.DataFrame, path: Path) -> None:
+def figure(table: pd.DataFrame, timeout: float | None = None):
+    """Seconds of one split against the number of labels (log–log), a line per method (the peers dashed); a method
+    stopped at the time limit is a hollow triangle at the limit. The caption (:func:`stratbench.figures.caption_notes`)
+    says how many runs a point is."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    from stratbench.figures import FigureStyle, add_caption_note
+
+    style = FigureStyle()
     sweep = table[table["sweep"] == "labels"]
-    for method, part in sweep.groupby("method", sort=False):
-        done = part[np.isfinite(part["seconds"])]
-        ax.plot(done["q"], done["seconds"], marker="o", label=method, linestyle="--" if method in PEERS else "-")
-    ax.set(xscale="log", yscale="log", xlabel="labels q (490,449 rows, Amazon-670K's law)",
-           ylabel="seconds per 10-fold split")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=300)
+    methods = list(dict.fromkeys(sweep["method"]))
+    colours = dict(zip(methods, (plt.get_cmap("tab10")(i % 10) for i in range(len(methods)))))
+    limit = timeout or float(sweep["seconds"].max()) * 2
+    with style.drawing():
+        fig, ax = plt.subplots(figsize=(style.width, 3.8))
+        stopped_at: dict = {}  # q → methods stopped there so far: their triangles side by side, not on each other
+        for method, part in sweep.groupby("method", sort=False):
+            done = part[np.isfinite(part["seconds"])]
+            ax.plot(done["q"], done["seconds"], marker="o", markersize=3, color=colours[method],
+                    linestyle="--" if method in PEERS else "-")
+            stopped = part[~np.isfinite(part["seconds"]) & part["note"].fillna("").str.startswith("stopped")]
+            for q in stopped["q"]:
+                nudge = 1.12 ** stopped_at.setdefault(q, 0)
+                stopped_at[q] += 1
+                ax.scatter([q * nudge], [limit], marker="^", s=18, facecolors="white", edgecolors=colours[method],
+                           zorder=3)
+        if timeout:
+            ax.axhline(timeout, color="grey", linewidth=0.6, linestyle=":")
+        ax.set(xscale="log", yscale="log", xlabel="labels q (490,449 rows, Amazon-670K's label law)",
+               ylabel="seconds of a 10-fold split")
+        ax.grid(linewidth=0.3)
+        handles = [plt.Line2D([], [], color=c, marker="o", markersize=3, linestyle="--" if m in PEERS else "-")
+                   for m, c in colours.items()]
+        fig.legend(handles, list(colours), title="method (dashed: the peers)", loc="outside lower center", ncols=4,
+                   frameon=False)
+        fig.suptitle(style.heading("Seconds of a 10-fold split against the number of labels"))
+        runs = sorted(set(sweep["runs"].dropna().astype(int))) if "runs" in sweep else [1]
+        add_caption_note(fig, f"{'One run' if runs == [1] else 'Runs: ' + ', '.join(map(str, runs))} per point, no "
+                              "interval." + (f" Hollow triangles: stopped at the {timeout:g} s limit (dotted), not run "
+                                             "at larger q; at one q, side by side." if timeout else ""))
+    return fig
 
 
 def main(argv=None) -> None:
@@ -105,7 +133,9 @@ def main(argv=None) -> None:
     columns = [c for c in ("sweep", "q", "method", "seconds", "peak_mb", "LD", "FLZ", "FLZ_floor", "ED", "note")
                if c in table]
     (out / "extreme.md").write_text(table[columns].to_markdown(index=False, floatfmt=".4g") + "\n")
-    figure(table, out / "extreme_labels.png")
+    from stratbench.figures import FigureStyle, save_figure
+
+    save_figure(figure(table.assign(runs=1), args.timeout), out / "extreme_labels.png", None, FigureStyle())
     print(table[columns].to_markdown(index=False, floatfmt=".4g"))
 
 

@@ -182,3 +182,35 @@ def test_every_relative_link_and_anchor_of_the_readme_and_the_docs_resolves(tmp_
     found = check_links.broken(copy)
     assert any("no file docs/nowhere.md" in line for line in found)
     assert any("no heading #no-such-heading" in line for line in found)
+
+
+def _redraw_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("redraw_figures", REPO / "docs" / "redraw_figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_committed_figure_is_what_the_code_draws_from_its_committed_tables(tmp_path, monkeypatch):
+    """docs/redraw_figures.py: each figure the README and the docs show is redrawn byte for byte from the tables
+    committed under docs/published/ (or is named unpublished with a reason, only while its tables are missing); a
+    changed table makes its figure stale."""
+    redraw = _redraw_module()
+    assert redraw.stale() == []
+    listed = {f.png for f in redraw.FIGURES}
+    shown = {str(p.relative_to(REPO)) for p in (REPO / "docs").rglob("*.png") if "generated" not in p.parts}
+    for png in shown - listed:
+        assert any(png.startswith(prefix) for prefix in redraw.UNPUBLISHED), f"{png}: drawn from no committed table"
+    for prefix in redraw.UNPUBLISHED:
+        assert not list((REPO / prefix).glob("*.csv")), f"{prefix}: its tables are published: list its figures"
+    # a planted defect: one number of a committed table changed
+    import shutil
+
+    published = tmp_path / "published"
+    shutil.copytree(REPO / "docs" / "published", published)
+    table = published / "extreme_scale" / "extreme.csv"
+    table.write_text(table.read_text().replace("labels,100,IS (ours),0.15", "labels,100,IS (ours),0.30"))
+    monkeypatch.setattr(redraw, "PUBLISHED", published)
+    assert redraw.stale() == ["docs/figures/extreme_labels.png"]

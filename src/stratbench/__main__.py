@@ -224,8 +224,11 @@ def _figure(args) -> int:
     out = Path(args.out or f"{study.results}/figures/{file_stem(args.name, subject)}_{style.width:g}in.pdf")
     out.parent.mkdir(parents=True, exist_ok=True)
     png, pdf = (out, None) if out.suffix == ".png" else (None, out)
+    caption = figures.caption_notes(fig)
     figures.save_figure(fig, png, pdf, style)
     print(f"written: {out} ({style.width:g} in wide)")
+    for note in caption:  # layout notes belong to the caption the user writes, and are in the file's description
+        print(f"caption: {note}")
     return 0
 
 
@@ -294,7 +297,7 @@ def main(argv=None) -> int:
     fig.add_argument("--configfile", required=True, help="the study")
     fig.add_argument("--subject", help="what the figure is of: a classifier or fold_quality, a dataset (label_shares), "
                      "a k (grid_critical_difference), an estimator (cv_error_decomposition); default the first")
-    fig.add_argument("--width", help="one (3.5 in), two (7 in) or inches; default the config's figures.width")
+    fig.add_argument("--width", help="one (3.5 in), two (7.2 in) or inches; default the config's figures.width")
     fig.add_argument("--dpi", type=int, help="PNG resolution; default the config's (300)")
     fig.add_argument("--out", help="a .pdf or .png path (default results/<study>/figures/<name>_<subject>_<width>in.pdf)")
     fig.add_argument("--directory", default=".", help="the workflow's working directory")

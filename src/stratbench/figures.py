@@ -1,7 +1,7 @@
 """Figures for a paper (matplotlib; PNG and vector PDF with fixed metadata).
 
 Each function returns a matplotlib Figure drawn to a :class:`FigureStyle` (the config's ``figures:``
-section): a journal width (3.5 in for one column, 7 in for two), fonts in points, TrueType (Type 42)
+section): a journal width (3.5 in for one column, 7.2 in for two), fonts in points, TrueType (Type 42)
 fonts in the PDF, 300 dpi PNGs, one colour per method that stays with it when methods are added (from
 the config's order, or the ``colours`` given), the measures' printed names of
 :mod:`stratbench.measures.names` unless ``names`` says otherwise. :func:`save_figure` writes it. The

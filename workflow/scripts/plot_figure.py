@@ -7,9 +7,10 @@ from stratbench._snakemake import finish, setup
 
 setup(snakemake)
 
+import sys
 from pathlib import Path
 
-from stratbench.figures import FigureStyle, save_figure
+from stratbench.figures import FigureStyle, caption_notes, save_figure
 from stratbench.study_figures import Facts, draw, table_reader
 
 p, inp = snakemake.params, snakemake.input
@@ -21,5 +22,8 @@ facts = Facts(p.get("paper"), p.get("baseline"))
 style = FigureStyle.from_config(p.style)
 outputs = list(snakemake.output)
 for (figure, subject), png, pdf in zip(p.drawn, outputs[0::2], outputs[1::2]):
-    save_figure(draw(figure, read, subject, style, facts), png, pdf, style)
+    fig = draw(figure, read, subject, style, facts)
+    for note in caption_notes(fig):  # also in the file's description (PNG Description, PDF Subject)
+        print(f"{png}: caption: {note}", file=sys.stderr)
+    save_figure(fig, png, pdf, style)
 finish()

@@ -238,16 +238,20 @@ def draw_note(file: str, dataset: str, stratifier: str, measure: str) -> str:
             f"below the published value, {d['at_or_above']} at or above (two-sided tail {tail_probability(d):.3g})")
 
 
-def within_our_draws(file: str, alpha: float = 0.05) -> Cause:
+def within_our_draws(file: str, alpha: float = 0.05, ours: dict | None = None) -> Cause:
     """The cause of a cell whose published value is one draw of a random statistic (one CV; the mean of a
     few runs) that our study's few repeats judge by too narrow or an off-centre band: a cell of the
     measured ``file`` (see :func:`draw_tails`) whose two-sided tail probability among our many draws of the
     same statistic is at least α/m, m the number of cells measured (Bonferroni over the table: at α = 0.05
     and 40 cells, about 2 fall outside a per-cell 95% band by chance alone), and whose value in the study
     lies within the draws' range (the draws are of the same code). With 1,000 draws and m ≥ 20 this is: at
-    least one of our seeded draws would print as the published value or beyond it."""
+    least one of our seeded draws would print as the published value or beyond it. ``ours`` maps the report's
+    (paper's) dataset and stratifier names to the study's, under which the draws were measured."""
+    ours = ours or {}
+
     def applies(row: pd.Series) -> bool:
-        d = _draws_of(file, row["dataset"], row["stratifier"], row["measure"])
+        d = _draws_of(file, ours.get(row["dataset"], row["dataset"]), ours.get(row["stratifier"], row["stratifier"]),
+                      row["measure"])
         # the draws are of our cell's code: our study's mean over its repeats lies among them
         return (d is not None and d["min"] - 1e-9 <= row["ours"] <= d["max"] + 1e-9
                 and tail_probability(d) >= alpha / len(measured(file)))

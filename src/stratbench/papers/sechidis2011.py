@@ -20,11 +20,23 @@ import numpy as np
 import pandas as pd
 
 from stratbench.measures.names import LOWER_IS_BETTER, MEASURE_LABELS
-from stratbench.papers._paper import Cause, Paper, StudyTables, in_paper_names, rows, within_repeats
+from stratbench.papers._paper import (
+    Cause,
+    Paper,
+    StudyTables,
+    draw_note,
+    draws_file,
+    in_paper_names,
+    rows,
+    within_our_draws,
+    within_repeats,
+)
 from stratbench.tables.format import Cell, PaperTable, best, dataset_block_table, number, ordered, pivot
 
 STRATIFIERS = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
 DATASETS = {"tmc2007-500": "tmc2007"}
+OURS = {**{v: k for k, v in STRATIFIERS.items()}, **{v: k for k, v in DATASETS.items()}}  # the paper's names → ours
+DRAWS = draws_file("sechidis2011")  # benchmarks/one_draw_tails.py: our 1,000 seeded 10-fold splits of Table 2's cells
 GROUPS = {"labelsets_per_example<=0.1": ["scene", "emotions", "tmc2007", "genbase", "yeast", "medical"],
           "labelsets_per_example>=0.39": ["bibtex", "enron", "corel5k", "imageclef2010", "delicious"]}
 
@@ -66,6 +78,8 @@ def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_spl
             agrees, band = within_repeats(a, float(ours.loc[key, "std"]), repeats, row[measure])
             note = band if repeats < 2 else f"within 2 std of our {repeats} repeats"
             cause = "rows-randomised" if agrees is not pd.NA and not agrees and key[1] in file_order else ""
+            if agrees is not pd.NA and not agrees and not cause:
+                note += draw_note(DRAWS, OURS.get(key[0], key[0]), OURS.get(key[1], key[1]), measure)
             out.append(dict(dataset=key[0], stratifier=key[1], measure=measure, ours=a, ours_std=s, published=b,
                             agrees=agrees, note=note, cause=cause))
     return rows(table="Table 2", **pd.DataFrame(out, columns=["dataset", "stratifier", "measure", "ours", "ours_std",
@@ -335,6 +349,7 @@ class Sechidis2011(Paper):
               "0.00337 in file order). Ruled out before: label ties (MULAN takes the lowest index), fractional "
               "desired counts, the order of scene's two files "
               "(tests/test_published_protocols.py::test_rows_in_random_order_bring_is_closer_to_sechidis_table2)"),
+        within_our_draws(DRAWS, ours=OURS),
         Cause("rank-noise", None,
               "the published ranks are the ranks of the stds printed in Tables 4–5 (30 of 30 recomputable cells; "
               "tests/test_reproduction.py::test_the_published_ranks_are_the_ranks_of_the_printed_stds), so the "
@@ -369,6 +384,17 @@ class Sechidis2011(Paper):
             parts.append(compare_ranks(ranks, pub["ranks"], names, ours_over, paper_over, spread))
         parts = [p for p in parts if not p.empty]
         return pd.concat(parts, ignore_index=True) if parts else rows(table=[])
+
+    def one_draw_cells(self) -> pd.DataFrame:
+        """Table 2's printed cells: each is one 10-fold split of the paper (one draw), as dataset, our stratifier,
+        measure and the printed digits."""
+        table2 = self.published()["table2"]
+        table2 = table2[table2["protocol"] == "10-fold CV"]
+        return pd.DataFrame([dict(dataset=OURS.get(row["dataset"], row["dataset"]),
+                                  stratifier=OURS.get(row["stratification"], row["stratification"]), measure=measure,
+                                  printed=row[measure], runs=1)
+                             for _, row in table2.iterrows() for measure in ("ED", "LD", "FZ", "FLZ")
+                             if isinstance(row[measure], str)])
 
     def layouts(self, inputs: dict, order=None) -> list:
         """Tables 1 and 2 of the paper from a study's tables (``inputs``: statistics, fold_quality)."""
