@@ -282,7 +282,7 @@ def test_a_figure_of_more_panels_than_a_page_holds_draws_the_first_and_names_the
     style = FigureStyle.from_config({"stratifiers": {s: {} for s in STRATIFIERS}, "figures": {"width": "one"}})
     fig = figures.cd_diagrams(ranks, tests, "Fold quality", labels=FOLD_QUALITY_LABELS, style=style)
     assert fig.get_figheight() <= figures.MAX_HEIGHT
-    shown = [t.get_text().split(":")[0] for ax in fig.axes for t in ax.texts if ": N = " in t.get_text()]
+    shown = [t.get_text().split(":")[0] for ax in fig.axes for t in ax.texts if ": N\u00a0=\u00a0" in t.get_text()]
     assert shown == [FOLD_QUALITY_LABELS[m] for m in measures[:len(shown)]] and 3 <= len(shown) < len(measures)
     note = " ".join(figures.caption_notes(fig))
     assert note.endswith(", ".join(FOLD_QUALITY_LABELS[m] for m in measures[len(shown):]) + "."), note
@@ -301,7 +301,7 @@ def test_cd_panels_state_n_and_the_missing_score_rule():
     t = tests.set_index("measure")
     assert t.loc["micro_auc", "datasets"] == 5 and t.loc["micro_auc", "dropped"] == "medical"
     assert t.loc["hamming_loss", "datasets"] == 6 and t.loc["hamming_loss", "dropped"] == ""  # the other measures keep it
-    line = figures.panel_summary(t.loc["micro_auc"])
+    line = figures.panel_summary(t.loc["micro_auc"]).replace("\u00a0", " ")  # no-break spaces keep "α = 0.05" whole
     assert line.startswith("N = 5 datasets, Friedman p (") and line.endswith("left out: medical")
 
 

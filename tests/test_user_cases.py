@@ -118,7 +118,8 @@ def test_cd_diagram_panel_states_n_and_what_it_cannot_support():
     from stratbench.figures import panel_summary
 
     row = pd.Series({"datasets": 2, "exact_p": 0.5, "F_p": np.nan, "p": 0.5, "alpha": 0.05, "nemenyi_too_few": True})
-    assert panel_summary(row) == "N = 2 datasets, Friedman p (exact permutation) = 0.5, α = 0.05; N too few for Nemenyi"
+    assert panel_summary(row).replace("\u00a0", " ") == ("N = 2 datasets, Friedman p (exact permutation) = 0.5, α = 0.05; "
+                                                         "N too few for Nemenyi")
 
 
 # --- 3. the label matrices users have --------------------------------------------------------------

@@ -123,6 +123,12 @@ def save_figure(fig, png_path, pdf_path=None, style: FigureStyle = DEFAULT) -> N
     base = Path(png_path or pdf_path)
     paths.update({ext: base.with_suffix(f".{ext}") for ext in style.formats if ext not in paths})
     with style.drawing(constrained=fig.get_layout_engine() is not None):
+        if fig.get_layout_engine() is not None:
+            # the layout solved once and frozen: every format has the same positions, whichever formats are
+            # written and in whatever order (a second solve starts from the first's and moves them by ~1e-6 pt)
+            fig.draw_without_rendering()
+            fig.set_layout_engine("none")
+    with style.drawing(constrained=False):
         for ext, path in paths.items():
             if path:
                 with atomic_path(path) as tmp:
@@ -338,7 +344,7 @@ def cd_layout(labels: list[str], width: float, style: FigureStyle) -> CDLayout:
 
 def _panel_title_lines(title: str, width: float, style: FigureStyle) -> list[str]:
     """``title`` broken into lines no wider than ``width`` inches at the font size (measured, not estimated)."""
-    words, lines = title.split(), []
+    words, lines = [w for w in title.split(" ") if w], []  # a no-break space (U+00A0) keeps "α = 0.05" on one line
     for word in words:
         if lines and text_inches(f"{lines[-1]} {word}", style.font_size) <= width - 0.1:
             lines[-1] = f"{lines[-1]} {word}"
@@ -360,11 +366,16 @@ def _cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, styl
     title_lines = _panel_title_lines(title, layout.width, style) if title else []
     title_h = len(title_lines) * 1.25 * style.font_size / 72
     top = 0.03 + title_h + 0.03
-    cd_h = CD_ROW if np.isfinite(cd) else 0.0
     ticks_h = TICKS
+    x0 = layout.label_width + (LEADER + 0.05 if layout.kind == "ends" else 0.15)
+    scale = layout.axis / max(k - 1, 1)
+    cd_text, cd_beside = "", True
+    if np.isfinite(cd):
+        cd_text = f"CD = {cd:.2f}" if cd <= k - 1 else f"CD = {cd:.2f} > k − 1"
+        # beside the bar's right end where the panel has room, else above the bar
+        cd_beside = x0 + min(cd, k - 1) * scale + 0.06 + text_inches(cd_text, layout.size) <= layout.width - 0.02
+    cd_h = 0.0 if not cd_text else CD_ROW if cd_beside else CD_ROW + line
     if layout.kind == "ends":
-        x0 = layout.label_width + LEADER + 0.05
-        scale = layout.axis / max(k - 1, 1)
         spans = [(x0 + (ranked[g[0]] - 1) * scale - 0.03, x0 + (ranked[g[-1]] - 1) * scale + 0.03) for g in groups]
         levels = _levels(spans, 0.05)
         n_levels = max(levels, default=-1) + 1
@@ -372,12 +383,10 @@ def _cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, styl
         rows = max(half, k - half)
         height = top + cd_h + ticks_h + 0.07 + max(n_levels - 1, 0) * CLIQUE_GAP + 0.06 + rows * line + 0.03
     else:
-        x0 = layout.label_width + 0.15
-        scale = layout.axis / max(k - 1, 1)
         levels = _levels([(i, i + len(g) - 1) for i, g in _clique_rows(ranked, groups)], 0.5)
         height = top + cd_h + ticks_h + 0.04 + k * line + 0.03
     return dict(ranked=ranked, k=k, groups=groups, levels=levels, title_lines=title_lines, top=top, cd_h=cd_h,
-                ticks_h=ticks_h, x0=x0, scale=scale, height=height)
+                cd_text=cd_text, cd_beside=cd_beside, ticks_h=ticks_h, x0=x0, scale=scale, height=height)
 
 
 def _clique_rows(ranked: pd.Series, groups) -> list[tuple[int, tuple[str, ...]]]:
@@ -415,12 +424,14 @@ def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "", style: FigureSt
     y = height - g["top"]
     if np.isfinite(cd):
         end = 1 + min(cd, k - 1)
-        bar_y = y - CD_ROW / 2
+        bar_y = y - g["cd_h"] + CD_ROW / 2
         ax.plot([x_of(1), x_of(end)], [bar_y, bar_y], color="black", linewidth=1.5, solid_capstyle="butt")
         for x in (x_of(1), x_of(end)):
             ax.plot([x, x], [bar_y - 0.03, bar_y + 0.03], color="black", linewidth=0.8)
-        text = f"CD = {cd:.2f}" if cd <= k - 1 else f"CD = {cd:.2f} > k − 1"
-        ax.text(x_of(end) + 0.06, bar_y, text, ha="left", va="center", fontsize=size)
+        if g["cd_beside"]:
+            ax.text(x_of(end) + 0.06, bar_y, g["cd_text"], ha="left", va="center", fontsize=size)
+        else:
+            ax.text((x_of(1) + x_of(end)) / 2, bar_y + 0.05, g["cd_text"], ha="center", va="bottom", fontsize=size)
         y -= g["cd_h"]
     axis_y = y - g["ticks_h"]
     ax.plot([x_of(1), x_of(k)], [axis_y, axis_y], color="black", linewidth=1)
@@ -475,11 +486,12 @@ def panel_summary(t) -> str:
     to separate any pair)."""
     from stratbench.stats import p_value_name
 
-    p = f"Friedman p ({p_value_name(t)}) = {t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
+    nb = "\u00a0"  # no-break spaces: a wrapped title never splits "α = 0.05"
+    p = f"Friedman p ({p_value_name(t)}){nb}={nb}{t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
     caveat = "; N too few for Nemenyi" if bool(t.get("nemenyi_too_few", False)) else ""
     dropped = t.get("dropped", "")
     left_out = f"; without a score for every method, left out: {dropped}" if isinstance(dropped, str) and dropped else ""
-    return f"N = {int(t['datasets'])} datasets, {p}, α = {t['alpha']:g}{caveat}{left_out}"
+    return f"N{nb}={nb}{int(t['datasets'])} datasets, {p}, α{nb}={nb}{t['alpha']:g}{caveat}{left_out}"
 
 
 def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str = "all",

@@ -10,7 +10,7 @@ import pandas as pd
 
 from stratbench.grid.ranks import rank_table
 from stratbench.measures.names import GRID_MEASURES
-from stratbench.stats import compare, control_against_others
+from stratbench.stats import POST_HOC_NAMES, compare, control_against_others
 
 
 @dataclass
@@ -221,7 +221,8 @@ def against_baselines(summary: pd.DataFrame, best: str, baselines: list[str], al
     datasets = sorted(part["dataset"].unique())
     ranks, tests, pairs = compare(part, "mean", ["k", "measure"], {"all": datasets}, ascending=True, alpha=alpha)
     lines = ["", f"## {best} against {', '.join(baselines)} alone", "",
-             f"Friedman and Nemenyi (α = {alpha}) among these {len(members)} stratifiers only, over the "
+             f"Friedman and the {POST_HOC_NAMES['nemenyi']} (α = {alpha}) among these {len(members)} stratifiers "
+             f"only, over the "
              f"{len(datasets)} datasets; a measure is named where {best}'s average rank is significantly lower.", "",
              "| k | critical difference | " + " | ".join(f"better than {b} on" for b in baselines) + " |",
              "|---|---|" + "---|" * len(baselines)]
@@ -245,7 +246,7 @@ def wilcoxon_lines(part: pd.DataFrame, best: str, baselines: list[str], alpha: f
     signed-rank test over the datasets' means, Holm-corrected over the baselines
     (:func:`stratbench.stats.control_against_others`); a cell gives the datasets where ``best`` is lower,
     higher and equal, and the adjusted p (bold where below α)."""
-    lines = ["", f"Paired over the datasets (one-sided Wilcoxon signed-rank test that {best}'s mean is lower, Holm "
+    lines = ["", f"Paired over the datasets ({POST_HOC_NAMES['wilcoxon_holm']}, that {best}'s mean is lower, Holm "
              f"over the {len(baselines)} baselines per k and measure; Demšar 2006 §3.1.3): lower/higher/equal on the "
              f"datasets, adjusted p (bold: below α = {alpha}).", "",
              "| k | measure | " + " | ".join(baselines) + " |", "|---|---|" + "---|" * len(baselines)]
