@@ -189,6 +189,7 @@ def _redraw_module():
 
     spec = importlib.util.spec_from_file_location("redraw_figures", REPO / "docs" / "redraw_figures.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -205,6 +206,22 @@ def test_every_committed_figure_is_what_the_code_draws_from_its_committed_tables
         assert any(png.startswith(prefix) for prefix in redraw.UNPUBLISHED), f"{png}: drawn from no committed table"
     for prefix in redraw.UNPUBLISHED:
         assert not list((REPO / prefix).glob("*.csv")), f"{prefix}: its tables are published: list its figures"
+    # a page that shows a figure says in its caption what the figure leaves out (the figure's own caption notes)
+    from stratbench.figures import caption_notes
+
+    pages = [REPO / "README.md", *(p for p in (REPO / "docs").rglob("*.md") if "published" not in p.parts)]
+    for figure in redraw.FIGURES:
+        notes = " ".join(caption_notes(redraw.draw(figure)))
+        left_out = re.search(r"Not shown, to fit a page \([^)]*\): (.+)\.", notes)
+        for page in pages:
+            text = page.read_text(encoding="utf-8")
+            target = figure.png if page.name == "README.md" else figure.png.removeprefix("docs/")
+            for match in re.finditer(rf"!\[[^\]]*\]\((?:\.\./)*{re.escape(target)}\)", text):
+                caption = text[match.end():match.end() + 700]
+                if left_out:
+                    assert "not shown" in caption.lower(), (page.name, figure.png)
+                    for name in left_out.group(1).split(", "):
+                        assert name in caption, (page.name, figure.png, name)
     # a planted defect: one number of a committed table changed
     import shutil
 

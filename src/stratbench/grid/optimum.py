@@ -282,7 +282,8 @@ def gap_markdown(gaps: pd.DataFrame) -> str:
         for dataset, rows in part.groupby("dataset", sort=True):
             rows = rows.set_index("stratifier")
             first = rows.iloc[0]
-            head = f"{first['bound']:.4g}" if first["closed"] else f"≥ {first['bound']:.4g}"
+            bound = first["bound"] + 0.0  # a solver's −0.0 prints as 0
+            head = f"{bound:.4g}" if first["closed"] else f"≥ {bound:.4g}"
             cells = [_gap_cell(rows.loc[m], objective) if m in rows.index else "–" for m in methods]
             lines.append(f"| {dataset} | {head} | " + " | ".join(cells) + " |")
         lines.append("")

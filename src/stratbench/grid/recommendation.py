@@ -246,8 +246,8 @@ def wilcoxon_lines(part: pd.DataFrame, best: str, baselines: list[str], alpha: f
     signed-rank test over the datasets' means, Holm-corrected over the baselines
     (:func:`stratbench.stats.control_against_others`); a cell gives the datasets where ``best`` is lower,
     higher and equal, and the adjusted p (bold where below α)."""
-    lines = ["", f"Paired over the datasets ({POST_HOC_NAMES['wilcoxon_holm']}, that {best}'s mean is lower, Holm "
-             f"over the {len(baselines)} baselines per k and measure; Demšar 2006 §3.1.3): lower/higher/equal on the "
+    lines = ["", f"Paired over the datasets ({POST_HOC_NAMES['wilcoxon_holm']} over the {len(baselines)} baselines "
+             f"per k and measure, that {best}'s mean is lower; Demšar 2006 §3.1.3): lower/higher/equal on the "
              f"datasets, adjusted p (bold: below α = {alpha}).", "",
              "| k | measure | " + " | ".join(baselines) + " |", "|---|---|" + "---|" * len(baselines)]
     for k, measure in [(k, m) for k in sorted(part["k"].unique()) for m in GRID_MEASURES]:
