@@ -487,7 +487,8 @@ def panel_summary(t) -> str:
     from stratbench.stats import p_value_name
 
     nb = "\u00a0"  # no-break spaces: a wrapped title never splits "α = 0.05"
-    p = f"Friedman p ({p_value_name(t)}){nb}={nb}{t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
+    name = p_value_name(t).replace(" ", nb)
+    p = f"Friedman p ({name}){nb}={nb}{t['p']:.3g}" if np.isfinite(t["p"]) else "no Friedman test"
     caveat = "; N too few for Nemenyi" if bool(t.get("nemenyi_too_few", False)) else ""
     dropped = t.get("dropped", "")
     left_out = f"; without a score for every method, left out: {dropped}" if isinstance(dropped, str) and dropped else ""
