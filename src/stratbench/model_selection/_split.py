@@ -334,9 +334,10 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
             return
         inner = stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
                                 train_size=self.train_size, random_state=self.random_state, **self.params)
+        rest = Y.shape[0] - n_train - n_test  # rows in neither side where the two sizes leave some out
         for ids in inner.holdout_ids(Y, groups=groups):
-            if groups is None and n_train + n_test == Y.shape[0]:
-                ids = fit_sizes(Y, ids, np.array([n_train, n_test]))
+            if groups is None:  # scikit-learn's exact sizes, the rows left out as a third subset (id −1 → 2)
+                ids = fit_sizes(Y, np.where(ids < 0, 2, ids), np.array([n_train, n_test, rest]))
             yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
