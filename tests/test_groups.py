@@ -2,6 +2,7 @@
 modes; sizes are counted in examples; singleton groups give the ungrouped folds; the label distribution
 is stratified over the groups' label counts; methods that cannot split groups refuse them."""
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.model_selection import GridSearchCV, cross_validate
 from sklearn.neighbors import KNeighborsClassifier
 
-from stratbench import stratifiers
+from stratbench import StratbenchError, stratifiers
 from stratbench.datasets import grouped_labels
 from stratbench.measures.fold_quality import fold_quality
 
@@ -219,3 +220,25 @@ def test_groups_made_from_features_and_the_grouped_generator(tmp_path):
     assert len({tuple(r) for r in Y}) > 1 and not np.array_equal(whole.groups, np.sort(whole.groups))
     save_dataset(g, tmp_path / "grouped.npz")
     np.testing.assert_array_equal(load_dataset(tmp_path / "grouped.npz").groups, g.groups)
+
+
+@pytest.mark.parametrize("groups, says", [
+    ([1.0, 2.0, 3.0, np.nan] * 3, "contains NaN"),
+    (np.array([None, "a", "b"] * 4, dtype=object), "is None"),
+    (np.array([1, "a", 2] * 4, dtype=object), "do not sort together"),
+    (pd.Series([1, "a", 2] * 4), "do not sort together"),
+    (pd.Series([1.0, 2.0, None] * 4), "contains NaN"),
+    (np.r_[np.inf, np.arange(11.0)], "infinity"),
+])
+def test_group_ids_are_checked_as_scikit_learns_group_kfold_checks_them(groups, says):
+    """Group ids as scikit-learn's GroupKFold takes them (check_array: finite) and ids that sort: NaN ids were merged
+    into one group, silently; None or mixed types raised numpy's sort error. Each entry point stops with one message
+    and yields no split: the model_selection splitter and a registered method's own split."""
+    from stratbench import MultilabelStratifiedGroupKFold, stratifiers
+
+    Y = (np.random.default_rng(0).random((12, 3)) < 0.4).astype(int)
+    for split in (lambda: MultilabelStratifiedGroupKFold(n_splits=3).split(None, Y, groups),
+                  lambda: stratifiers.get("hybrid", n_splits=3).split(None, Y, groups)):
+        with pytest.raises(StratbenchError, match=says):
+            list(split())
+    assert len(list(MultilabelStratifiedGroupKFold(n_splits=3).split(None, Y, np.arange(12) % 4))) == 3

@@ -17,6 +17,7 @@ from stratbench.stratifiers._base import _check_random_state_value, check_random
 from stratbench.stratifiers._checks import (
     check_consistent_length,
     check_fold_shares,
+    check_groups,
     check_keywords,
     check_n_splits,
     check_splits_fit,
@@ -88,13 +89,7 @@ def _labels_of(X, y, groups, owner: str):
 
 
 def _groups_of(groups, n: int):
-    if groups is None:
-        return None
-    groups = np.asarray(groups)
-    if groups.ndim != 1:
-        raise StratbenchError(f"groups must be one label per example (1-d), got an array of shape {groups.shape}")
-    check_consistent_length(y=np.empty(n), groups=groups)
-    return groups
+    return check_groups(groups, n)
 
 
 class _KFold(_MultilabelSplitter):

@@ -23,6 +23,7 @@ from stratbench.labels import as_label_matrix
 from stratbench.stratifiers._checks import (
     check_consistent_length,
     check_fold_shares,
+    check_groups,
     check_n_splits,
     check_splits_fit,
     num_samples,
@@ -199,11 +200,7 @@ class MultilabelStratifier:
             raise StratbenchError(f"{type(self).__name__} does not split by groups: the rows of one group could land "
                                   f"in different folds. Pass groups=None, or use a stratifier that splits whole groups "
                                   f"({', '.join(whole)})")
-        groups = np.asarray(groups)
-        if groups.ndim != 1:
-            raise StratbenchError(f"groups must be one label per example (1-d), got an array of shape {groups.shape}")
-        check_consistent_length(y=np.empty(n), groups=groups)
-        return groups
+        return check_groups(groups, n)
 
     @staticmethod
     def _labels(y) -> sp.csr_matrix:

@@ -40,6 +40,38 @@ def check_consistent_length(**arrays) -> int:
     return next(iter(lengths.values()), 0)
 
 
+def check_groups(groups, n: int) -> np.ndarray | None:
+    """``groups`` as scikit-learn's ``GroupKFold`` takes them (``check_array(groups, ensure_2d=False, dtype=None)``:
+    no NaN or infinity), one id per example (1-d, ``n`` of them), and ids that sort, as grouping needs: a None id,
+    or ids of mixed types, stop with a message naming the first, never numpy's sort error or a silent merge.
+
+    >>> check_groups(["a", "b", "a"], 3).tolist()
+    ['a', 'b', 'a']
+    """
+    if groups is None:
+        return None
+    from sklearn.utils import check_array
+
+    try:
+        groups = check_array(groups, input_name="groups", ensure_2d=False, dtype=None)
+    except ValueError as exc:
+        raise StratbenchError(f"groups: {exc} Give every example a group id (NaN is none).") from None
+    if groups.ndim != 1:
+        raise StratbenchError(f"groups must be one label per example (1-d), got an array of shape {groups.shape}")
+    check_consistent_length(y=np.empty(n), groups=groups)
+    if groups.dtype == object:
+        missing = next((i for i, g in enumerate(groups) if g is None), None)
+        if missing is not None:
+            raise StratbenchError(f"groups[{missing}] is None: give every example a group id")
+        kinds = {type(g).__name__ for g in groups}
+        try:
+            np.unique(groups)
+        except TypeError:
+            raise StratbenchError(f"groups mix ids of types {sorted(kinds)} that do not sort together: use one kind "
+                                  "(all numbers or all strings)") from None
+    return groups
+
+
 def check_n_splits(n_splits, least: int = 2) -> None:
     """An integer ≥ ``least`` (2 for k folds; 1 for repeated holdout), as scikit-learn's ``KFold`` checks it."""
     if not isinstance(n_splits, numbers.Integral) or isinstance(n_splits, bool):
