@@ -306,3 +306,29 @@ def test_every_split_is_a_partition_or_the_call_is_refused_by_name(name, n, n_y,
     if groups is not None and name == "group":
         for train, test in splits:
             assert not set(groups[train]) & set(groups[test])
+
+
+class _NotAStratifier:
+    pass
+
+
+@pytest.mark.parametrize("splitter", [MultilabelStratifiedKFold, MultilabelStratifiedShuffleSplit,
+                                      RepeatedMultilabelStratifiedKFold])
+@pytest.mark.parametrize("method, says", [
+    (None, "a stratifier is a registered name"), (3, "of type int"), (_NotAStratifier, "not a stratifier"),
+    ("collections.OrderedDict", "is the class collections.OrderedDict, not a stratifier"),
+    ("numpy.random", "is a module, not a stratifier"), ("iterativ", "did you mean 'iterative'"),
+    ("Hybrid", "did you mean 'hybrid'"), ("no.such.module.Class", "cannot import stratifier"),
+])
+def test_method_is_checked_at_construction(splitter, method, says):
+    """The promise: `method=` is a registered name, a dotted path to a stratifier class, or such a class, checked
+    when the splitter is made. Before, None and classes raised internal TypeErrors, a dotted path to another
+    kind of object was imported at construction and failed at split time."""
+    with pytest.raises(StratbenchError, match=re.escape(says)):
+        splitter(n_splits=3, method=method)
+    from stratbench.stratifiers.iterative import IterativeStratifier
+
+    Y = (np.random.default_rng(0).random((30, 3)) < 0.4).astype(int)
+    by_class = [t.tolist() for _, t in splitter(n_splits=3, method=IterativeStratifier, random_state=0).split(None, Y)]
+    by_name = [t.tolist() for _, t in splitter(n_splits=3, method="iterative", random_state=0).split(None, Y)]
+    assert by_class == by_name

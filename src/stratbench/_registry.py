@@ -7,6 +7,7 @@ method from a study's config entry, the one way every part of stratbench does.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 
@@ -29,6 +30,8 @@ class Registry:
         self._builtin_modules = builtin_modules
         self._classes: dict[str, type] = {}
         self._loaded = False
+        self.base: type | None = None  # every method's base class, and its public name (set by its package)
+        self.base_name = ""
 
     def register(self, name: str):
         """Class decorator: make the class available under ``name``."""
@@ -52,17 +55,36 @@ class Registry:
         self._load_builtins()
         return sorted(self._classes)
 
-    def resolve(self, name: str) -> type:
-        """The class registered as ``name``, or imported from the dotted path ``name``."""
+    def resolve(self, name) -> type:
+        """The class registered as ``name``, imported from the dotted path ``name``, or ``name`` itself where it is
+        a class: checked at once to be a subclass of :attr:`base`, so a wrong method stops where it is named, with
+        the nearest registered name where there is one."""
         self._load_builtins()
+        if isinstance(name, type):
+            return self._checked(name, name.__qualname__)
+        if not isinstance(name, str):
+            raise StratbenchError(f"a {self.kind} is a registered name ({', '.join(self.names())}), a dotted path "
+                                  f"or a class{self._base_text()}; got {name!r} of type {type(name).__name__}")
         if name in self._classes:
             return self._classes[name]
         if "." in name:
-            return import_object(name, self.kind)
+            return self._checked(import_object(name, self.kind), name)
+        near = difflib.get_close_matches(name.strip().lower(), self.names(), n=1, cutoff=0.6)
         raise StratbenchError(
-            f"unknown {self.kind} {name!r}; registered: {', '.join(self.names())} "
-            f"(or give a dotted path such as mypackage.module.MyClass)"
+            f"unknown {self.kind} {name!r};{f' did you mean {near[0]!r}?' if near else ''} registered: "
+            f"{', '.join(self.names())} (or give a dotted path such as mypackage.module.MyClass)"
         )
+
+    def _base_text(self) -> str:
+        return f" (a subclass of {self.base_name or self.base.__qualname__})" if self.base else ""
+
+    def _checked(self, obj, name: str) -> type:
+        """``obj`` where it is a class of this kind (a subclass of :attr:`base`), else one message naming it."""
+        if self.base is not None and not (isinstance(obj, type) and issubclass(obj, self.base)):
+            what = f"the class {obj.__module__}.{obj.__qualname__}" if isinstance(obj, type) else \
+                f"a {type(obj).__name__}"
+            raise StratbenchError(f"{self.kind} {name!r} is {what}, not a {self.kind}: give a class{self._base_text()}")
+        return obj
 
     def entry_class(self, name: str, spec: dict | None = None) -> type:
         """The class of a study's config entry ``name: spec``: ``spec["class"]`` (a registered name or a

@@ -24,3 +24,6 @@ names = _REGISTRY.names
 from stratbench.classifiers._base import MultilabelClassifier  # noqa: E402
 
 __all__ = ["MultilabelClassifier", "build", "entry_class", "get", "names", "register", "resolve"]
+
+# a method named by class or dotted path must be one of these
+_REGISTRY.base, _REGISTRY.base_name = MultilabelClassifier, "stratbench.classifiers.MultilabelClassifier"

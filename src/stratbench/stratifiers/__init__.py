@@ -36,3 +36,6 @@ from stratbench.stratifiers.timing import timed_fold_ids  # noqa: E402
 
 __all__ = ["MultilabelStratifier", "as_label_matrix", "build", "entry_class", "get", "names", "register", "resolve",
            "timed_fold_ids"]
+
+# a method named by class or dotted path must be one of these
+_REGISTRY.base, _REGISTRY.base_name = MultilabelStratifier, "stratbench.stratifiers.MultilabelStratifier"
