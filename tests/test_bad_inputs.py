@@ -332,3 +332,34 @@ def test_method_is_checked_at_construction(splitter, method, says):
     by_class = [t.tolist() for _, t in splitter(n_splits=3, method=IterativeStratifier, random_state=0).split(None, Y)]
     by_name = [t.tolist() for _, t in splitter(n_splits=3, method="iterative", random_state=0).split(None, Y)]
     assert by_class == by_name
+
+
+def test_a_compat_mode_refuses_what_its_peer_lacks_and_takes_what_the_default_path_takes():
+    """The promise of compat: the peer's folds, bit for bit, for the peer's own parameters. A parameter of ours that
+    the peer's class lacks (read from its signature), set away from its default, is refused, never ignored (before:
+    IterativeStratification(compat="skmultilearn", shuffle=True) gave the unshuffled folds and showed shuffle=True
+    in its repr); the values the default path takes (an array of shares, order 1.0) give the same folds as their
+    plain forms (before: numpy's "truth value … is ambiguous" and an internal TypeError)."""
+    import inspect
+
+    from iterstrat import ml_stratifiers
+    from skmultilearn.model_selection import IterativeStratification as PeerIS
+
+    ours_and_peers = [(MultilabelStratifiedKFold, ml_stratifiers.MultilabelStratifiedKFold, "iterstrat"),
+                      (MultilabelStratifiedShuffleSplit, ml_stratifiers.MultilabelStratifiedShuffleSplit, "iterstrat"),
+                      (RepeatedMultilabelStratifiedKFold, ml_stratifiers.RepeatedMultilabelStratifiedKFold, "iterstrat"),
+                      (IterativeStratification, PeerIS, "skmultilearn")]
+    for ours, peer, compat in ours_and_peers:
+        peer_takes = set(inspect.signature(peer.__init__).parameters)
+        for name, p in inspect.signature(ours.__init__).parameters.items():
+            if name in peer_takes or name in ("self", "compat", "method", "params") or p.kind == p.VAR_KEYWORD:
+                continue
+            other = (not p.default) if isinstance(p.default, bool) else None
+            with pytest.raises((StratbenchError, TypeError), match=name):
+                list(ours(**{name: other, "compat": compat, "random_state": 0}).split(X, Y))
+    def folds(cv):
+        return [test.tolist() for _, test in cv.split(X, Y)]
+
+    plain = folds(IterativeStratification(2, 1, [0.25, 0.75], 0, compat="skmultilearn"))
+    assert folds(IterativeStratification(2, 1.0, np.array([0.25, 0.75]), 0, compat="skmultilearn")) == plain
+    assert folds(IterativeStratification(2, np.int64(1), (0.25, 0.75), 0, compat="skmultilearn")) == plain

@@ -221,13 +221,17 @@ class IterativeStratification(_KFold):
             check_fold_shares(shares, self.n_splits, "sample_distribution_per_fold", normalised=True)
             if self.compat is None:
                 self.params = {"fold_shares": list(shares)}
+        if self.compat is not None and self.shuffle:
+            raise StratbenchError(f"compat={self.compat!r}: {PEERS[self.compat]}'s IterativeStratification has no "
+                                  "shuffle (it deals the rows in data order); pass shuffle=False, or leave compat out")
 
     def _check_method(self, method, params, compat) -> None:
         super()._check_method("iterative" if compat else method, params, compat)  # order, not method, picks it
 
     def _peer_folds(self, Y) -> np.ndarray:
-        return skmultilearn_test_folds(Y, self.n_splits, self.order, self.sample_distribution_per_fold,
-                                       self._peer_rng())
+        shares = self.sample_distribution_per_fold  # as the default path takes them: any sequence of floats, order 1.0
+        shares = None if shares is None else [float(share) for share in shares]
+        return skmultilearn_test_folds(Y, self.n_splits, int(self.order), shares, self._peer_rng())
 
     def _repr_items(self):
         return [item for item in super()._repr_items() if item[0] not in ("method", "fold_shares")]
