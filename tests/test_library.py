@@ -77,13 +77,15 @@ def test_iterstrat_15_exact_holdout_sizes_as_scikit_learn_rounds_them():
 @pytest.mark.parametrize("method", ["iterative", "sois", "hybrid", "random", "labelset"])
 def test_holdout_sizes_are_scikit_learns_in_every_combination_it_accepts(method):
     """The documented rule, every combination scikit-learn's ShuffleSplit accepts (a share or a count on either side,
-    one side or both, both summing to less than n): each split's sides have exactly ShuffleSplit's sizes. Both sides
-    given and leaving rows out used to give test sides off the rule (481–508 rows on yeast where it says 484)."""
+    one side or both, both summing to less than n, neither: its default): each split's sides have exactly
+    ShuffleSplit's sizes. Both sides given and leaving rows out used to give test sides off the rule (481–508 rows on
+    yeast where it says 484); scikit-learn's own spelling of the default (test_size=None, train_size=None) raised an
+    internal TypeError."""
     from sklearn.model_selection import ShuffleSplit
 
     Y = labels(101)
     for test_size, train_size in ((0.2, None), (None, 0.7), (0.2, 0.5), (0.25, 0.6), (17, None), (None, 60),
-                                  (17, 60), (0.2, 60), (17, 0.5), (0.3, 0.7)):
+                                  (17, 60), (0.2, 60), (17, 0.5), (0.3, 0.7), (None, None)):  # None: scikit-learn's default
         cv = MultilabelStratifiedShuffleSplit(n_splits=4, test_size=test_size, train_size=train_size, random_state=0,
                                               method=method)
         expected = {(len(a), len(b)) for a, b in ShuffleSplit(1, test_size=test_size, train_size=train_size,

@@ -314,8 +314,9 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
         self._check_random_state()
 
     def _test_size(self):
-        """``"default"``: 0.1 when ``train_size`` is None, else the rest (iterstrat's documented meaning)."""
-        if isinstance(self.test_size, str):
+        """``"default"`` (iterstrat's spelling) or None (scikit-learn's): 0.1 when ``train_size`` is None, else the
+        rest, as both document it."""
+        if self.test_size is None or isinstance(self.test_size, str):
             return 0.1 if self.train_size is None else None
         return self.test_size
 
