@@ -453,6 +453,6 @@ def rows_off(off: float) -> str:
     """How a measured size deviation reads in ``stratbench list``.
 
     >>> rows_off(0.9), rows_off(10.6)
-    ('n/k ± 1 (measured)', 'up to 11 rows off n/k (measured)')
+    ('n/k ± 1 (measured)', '11 rows off n/k (measured, one seed; no bound)')
     """
-    return "n/k ± 1 (measured)" if off < 1 else f"up to {math.ceil(off)} rows off n/k (measured)"
+    return "n/k ± 1 (measured)" if off < 1 else f"{math.ceil(off)} rows off n/k (measured, one seed; no bound)"
