@@ -363,3 +363,21 @@ def test_a_compat_mode_refuses_what_its_peer_lacks_and_takes_what_the_default_pa
     plain = folds(IterativeStratification(2, 1, [0.25, 0.75], 0, compat="skmultilearn"))
     assert folds(IterativeStratification(2, 1.0, np.array([0.25, 0.75]), 0, compat="skmultilearn")) == plain
     assert folds(IterativeStratification(2, np.int64(1), (0.25, 0.75), 0, compat="skmultilearn")) == plain
+
+
+def test_a_methods_wrong_assignment_is_named_as_what_it_is():
+    """A user's `_assign` that returns one id too few was reported as "ids outside 0…4"; the message now names what
+    was returned: its shape against the rows, the ids out of range, ids that are not whole numbers."""
+    from stratbench.stratifiers import MultilabelStratifier
+
+    def method(assign):
+        return type("Mine", (MultilabelStratifier,), {"_assign": lambda self, Y, ratios, rng: assign(Y.shape[0], len(ratios))})
+
+    Y20 = (np.random.default_rng(0).random((20, 3)) < 0.4).astype(int)
+    for assign, says in ((lambda n, k: np.arange(n - 1) % k, "shape (19,) where one subset id per row was due: shape (20,)"),
+                         (lambda n, k: np.arange(n) % (k + 1), "ids [5] outside 0…4"),
+                         (lambda n, k: np.arange(n) % k + 0.5, "not whole numbers")):
+        with pytest.raises(StratbenchError, match=re.escape(says)):
+            method(assign)(n_splits=5).fold_ids(Y20)
+    assert method(lambda n, k: (np.arange(n) % k).astype(float))(n_splits=5).fold_ids(Y20).tolist() == \
+        (np.arange(20) % 5).tolist()

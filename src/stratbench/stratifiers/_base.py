@@ -274,9 +274,22 @@ class MultilabelStratifier:
     _repair = staticmethod(repair_empty)
 
     def _checked(self, ids, rows: int, k: int) -> np.ndarray:
-        ids = np.asarray(ids, dtype=np.int64)
-        if ids.shape != (rows,) or ids.min() < 0 or ids.max() >= k:
-            raise StratbenchError(f"{type(self).__name__} assigned ids outside 0…{k - 1}")
+        """A method's assignment as it promises it: one id per row (``rows``), each in 0…k − 1; a wrong one is
+        named as what it is (its shape, its type, the ids out of range)."""
+        name = type(self).__name__
+        ids = np.asarray(ids)
+        if ids.shape != (rows,):
+            raise StratbenchError(f"{name} assigned an array of shape {ids.shape} where one subset id per row was "
+                                  f"due: shape ({rows},)")
+        whole = np.issubdtype(ids.dtype, np.integer) or ids.dtype == bool or (
+            np.issubdtype(ids.dtype, np.floating) and bool(np.all(np.isfinite(ids) & (ids == np.round(ids)))))
+        if not whole:
+            raise StratbenchError(f"{name} assigned ids of dtype {ids.dtype} that are not whole numbers; subset ids "
+                                  f"are integers 0…{k - 1}")
+        ids = ids.astype(np.int64)
+        if rows and (ids.min() < 0 or ids.max() >= k):
+            bad = sorted(set(ids[(ids < 0) | (ids >= k)].tolist()))
+            raise StratbenchError(f"{name} assigned ids {bad[:5]} outside 0…{k - 1}")
         return ids
 
     def _assign_groups(self, counts: sp.csr_matrix, sizes: np.ndarray, ratios: np.ndarray,
