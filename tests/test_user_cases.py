@@ -223,6 +223,31 @@ def test_stratbench_check_reads_and_checks_a_study(tmp_path, capsys):
     assert "config: study: '..' does not match" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("wrong, says", [
+    ("n_split: 3", "line 3, column 1: config: 'n_splits' is a required property; 'n_split' is written, which the config "
+                   "does not read: did you mean 'n_splits'?"),
+    ("n_splits: 3\nsead: 1", "line 4, column 1: config: Additional properties are not allowed ('sead' was unexpected); "
+                              "did you mean 'seed'?"),
+    ("n_splits: 3\nstratifiers: {iterativ: {}}", "line 4, column 15: config: stratifier 'iterativ': unknown stratifier "
+                                                  "'iterativ'; did you mean 'iterative'?"),
+    ("n_splits: 3\nstratifiers: {mine: {class: hybird}}", "line 4, column 22: config: stratifier 'mine': unknown "
+                                                          "stratifier 'hybird'; did you mean 'hybrid'?"),
+])
+def test_a_misspelled_config_key_or_method_is_named_where_it_was_written(tmp_path, capsys, wrong, says):
+    """The key or name as written, its line and column, and the nearest valid one: a misspelled required key said
+    only "'n_splits' is a required property", an unknown stratifier had no line, column or suggestion."""
+    from stratbench.__main__ import main
+
+    path = tmp_path / "study.yaml"
+    text = ("study: s\nseed: 1\n" + wrong + "\nrepeats: 2\n"
+            "datasets: {toy: {synthetic: {examples: 30, labels: 3, features: 2, cardinality: 1.2}}}\n")
+    if "stratifiers" not in wrong:
+        text += "stratifiers: {iterative: {}}\n"
+    path.write_text(text)
+    assert main(["check", "--configfile", str(path)]) == 1
+    assert f"study.yaml, {says}" in capsys.readouterr().err
+
+
 def test_classifier_parameters_are_checked_with_their_own_values():
     config = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1, "stratifiers": {"random": {}},
               "datasets": {"toy": {"synthetic": {"examples": 30, "labels": 3, "features": 2, "cardinality": 1.2}}},

@@ -6,6 +6,7 @@ before any job runs."""
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import warnings
 from importlib import resources
@@ -62,12 +63,22 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(config))
     if error is not None:
-        keys = tuple(error.absolute_path)
+        keys, message = tuple(error.absolute_path), error.message
+        allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
+        written = set(error.instance) if isinstance(error.instance, dict) else set()
         if error.validator == "additionalProperties":  # the key that is not allowed, not its parent
-            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+            extra = sorted(written - allowed)
             keys += tuple(extra[:1])
+            near = difflib.get_close_matches(extra[0], sorted(allowed), n=1) if extra else []
+            message += f"; did you mean {near[0]!r}?" if near else ""
+        elif error.validator == "required":  # the key written in its place, if one is near its name
+            missing = next((k for k in error.validator_value if k not in written), "")
+            near = difflib.get_close_matches(missing, sorted(written - allowed), n=1)
+            if near:
+                keys += (near[0],)
+                message += f"; {near[0]!r} is written, which the config does not read: did you mean {missing!r}?"
         where = "/".join(str(p) for p in error.absolute_path)
-        raise ConfigError(f"config{': ' + where if where else ''}: {error.message}", keys)
+        raise ConfigError(f"config{': ' + where if where else ''}: {message}", keys)
     check_kind(config)
     validate(config, str(schema_path))  # fills in the schema's defaults
     for key in set(KIND_IGNORES.get(config.get("kind", "benchmark"), {})) & set(config):
@@ -157,8 +168,9 @@ def check_study(study) -> None:
         for name in methods:
             try:
                 study.method_class(kind, name)
-            except StratbenchError as exc:
-                raise StratbenchError(f"config: {kind} {name!r}: {exc}") from None
+            except StratbenchError as exc:  # located: the entry's class, or its name where it names the method
+                keys = (f"{kind}s", name, *(("class",) if "class" in (methods[name] or {}) else ()))
+                raise ConfigError(f"config: {kind} {name!r}: {exc}", keys) from None
     _check_groups(study)
     for kind, methods in (("stratifier", study.stratifiers), ("classifier", study.classifiers)):
         for name, spec in methods.items():
