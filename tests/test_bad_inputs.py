@@ -223,9 +223,6 @@ WORKFLOW_CASES = [
     ("a key the schema does not know", lambda t: _study(t, n_folds=3), ValueError,
      r"study\.yaml, line 15, column 1: config: .*'n_folds' was unexpected"),
     ("n_splits above a dataset's rows", lambda t: _study(t, n_splits=40), ValueError, r"n_splits=40 .* 30 examples"),
-    ("an unrealisable synthetic cardinality", lambda t: _study(t, datasets={"r": {"synthetic": {
-        "examples": 500, "labels": 40, "features": 2, "cardinality": 1.5, "dependence": 0.25, "seed": 3}}}),
-     ValueError, r"'r' .*cardinality 1\.5 cannot be realised.*least"),
     ("a cardinality below one", lambda t: _study(t, datasets={"r": {"synthetic": {
         "examples": 50, "labels": 4, "features": 2, "cardinality": 0.5}}}), ValueError, r"cardinality.*0\.5"),
     ("a mirror folder that does not exist", lambda t: _study(t, data={"mirror": str(t / "no-mirror")},

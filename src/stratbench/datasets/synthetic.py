@@ -21,6 +21,7 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError
 from stratbench._kernels.synthetic import draw_labelsets
+from stratbench._warn import warn
 from stratbench.datasets.core import MultilabelDataset
 
 _CHUNK = 8192
@@ -109,7 +110,7 @@ def sample_labelsets(n: int, pi: np.ndarray, theta: np.ndarray, rng: np.random.G
 
 
 def calibrated_priors(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarray, cardinality: float,
-                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+                      rng: np.random.Generator, only_check: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """(π, θ) whose draw realises ``cardinality`` labels a row: π = :func:`rescaled` (raw, s) with the sum s
     found by bisection so that the mean cardinality of one calibration sample (up to 20 000 labelsets, the same
     uniforms for every s) is within 0.5% of the target.
@@ -133,6 +134,8 @@ def calibrated_priors(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarra
                               f"{L * (L - 1) // 2} label pairs dependent ({int(cooccur.sum())} tending to co-occur), "
                               f"the least this generator realises is {least[0]:.2f} labels a row; lower the "
                               f"dependence or raise the cardinality")
+    if only_check:  # the least is low enough: the bisection below reaches the cardinality
+        return None
     lo, hi, best = 0.0, float(L), least
     for _ in range(60):
         if abs(best[0] - cardinality) <= tolerance:
@@ -203,14 +206,43 @@ def label_model(name: str, labels: int, cardinality: float, dependence: float = 
     if not 1 <= cardinality <= labels:
         raise StratbenchError(f"synthetic dataset {name!r}: cardinality {cardinality} must lie in [1, labels={labels}]: "
                               "every labelset the generator draws holds at least one label, and at most all of them")
+    used = realisable_dependence(labels, cardinality, dependence, seed)
+    if used is None:
+        raise StratbenchError(f"synthetic dataset {name!r} (labels {labels}, seed {seed}): cardinality {cardinality:g} "
+                              f"cannot be realised even with independent labels; raise the cardinality")
+    if used < dependence:
+        warn(f"synthetic dataset {name!r}: cardinality {cardinality:g} over {labels} labels cannot be realised at "
+             f"dependence {dependence:g}; the generator uses {used:.4g}, the strongest it allows (as MOA's generator "
+             f"weakens the dependence a cardinality cannot afford)")
     rng = np.random.default_rng(seed)
     raw = rng.random(labels)
-    try:
-        pi, theta = calibrated_priors(raw, *dependence_draws(labels, dependence, rng), cardinality, rng)
-    except StratbenchError as exc:
-        raise StratbenchError(f"synthetic dataset {name!r} (labels {labels}, dependence {dependence:g}, seed {seed}): "
-                              f"{exc}") from None
+    pi, theta = calibrated_priors(raw, *dependence_draws(labels, used, rng), cardinality, rng)
     return pi, theta, rng
+
+
+def realisable_dependence(labels: int, cardinality: float, dependence: float, seed: int) -> float | None:
+    """The dependence the generator of ``seed`` uses for ``cardinality``: ``dependence`` where that cardinality can
+    be realised with it, else the largest weaker one that can (bisection to 1/4096 of ``dependence`` on the same
+    random draws: a weaker dependence makes fewer pairs dependent, so fewer labels come along with a first one), or
+    None where not even independent labels realise it."""
+    def fits(u: float) -> bool:
+        rng = np.random.default_rng(seed)
+        raw = rng.random(labels)
+        try:
+            calibrated_priors(raw, *dependence_draws(labels, u, rng), cardinality, rng, only_check=True)
+        except StratbenchError:
+            return False
+        return True
+
+    if fits(dependence):
+        return dependence
+    if not fits(0.0):
+        return None
+    lo, hi = 0.0, dependence
+    for _ in range(12):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
 
 
 def generate(
