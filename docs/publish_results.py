@@ -30,7 +30,11 @@ def machine() -> str:
 
 
 def commit() -> str:
-    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    """The checkout's commit, marked where the tree has changes no commit holds yet."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True,
+                           text=True).stdout.strip()
+    return f"{head} with uncommitted changes" if dirty else head
 
 
 def publish_tables(study: str) -> None:
