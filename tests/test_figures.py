@@ -344,3 +344,23 @@ def test_extra_formats_are_written_beside_the_png_and_the_pdf(tmp_path):
     figures.save_figure(figures.runtime_by_dataset(runtime, style), tmp_path / "f.png", tmp_path / "f.pdf", style)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.eps", "f.pdf", "f.png", "f.svg"]
     assert (tmp_path / "f.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_timings_under_the_resolution_floor_are_drawn_as_unresolved_and_one_repeat_as_no_spread():
+    """The runtime figure: a row per dataset, no line joining datasets; a median under 1 ms is a hollow marker at the
+    floor, one over it a filled one at its value; the caption says what the bars are, and that one repeat has none."""
+    runtime = pd.DataFrame([("a", "random", 0, 2e-4), ("a", "iterative", 0, 0.05), ("b", "random", 0, 3e-4),
+                            ("b", "iterative", 0, 0.2)], columns=["dataset", "stratifier", "repeat", "seconds"])
+    fig = figures.runtime_by_dataset(runtime, FigureStyle(width=3.5, order=("random", "iterative")))
+    ax = fig.axes[0]
+    assert not [line for line in ax.get_lines() if len(line.get_xdata()) > 1]  # no line from dataset to dataset
+    from matplotlib.collections import PathCollection
+
+    points = [(tuple(c.get_offsets()[:, 0]), tuple(np.atleast_2d(c.get_facecolors())[0])) for c in ax.collections
+              if isinstance(c, PathCollection) and len(c.get_offsets())]  # the markers, not the range bars
+    hollow = [xs for xs, face in points if face == (1.0, 1.0, 1.0, 1.0)]
+    assert hollow == [(figures.RESOLUTION_FLOOR, figures.RESOLUTION_FLOOR)]  # random's two sub-millisecond medians
+    assert (0.05, 0.2) in [xs for xs, _ in points]
+    assert "1 repeat: no spread" in " ".join(figures.caption_notes(fig))
+    assert "not resolved" in " ".join(figures.caption_notes(fig))
+    matplotlib.pyplot.close(fig)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import matplotlib as mpl
@@ -122,12 +123,12 @@ def save_figure(fig, png_path, pdf_path=None, style: FigureStyle = DEFAULT) -> N
     paths = {"png": png_path, "pdf": pdf_path}
     base = Path(png_path or pdf_path)
     paths.update({ext: base.with_suffix(f".{ext}") for ext in style.formats if ext not in paths})
-    with style.drawing(constrained=fig.get_layout_engine() is not None):
-        if fig.get_layout_engine() is not None:
-            # the layout solved once and frozen: every format has the same positions, whichever formats are
-            # written and in whatever order (a second solve starts from the first's and moves them by ~1e-6 pt)
+    if fig.get_layout_engine() is not None:
+        # the layout solved once and frozen: every format has the same positions, whichever formats are written
+        # and in whatever order (a second solve starts from the first's and moves them by ~1e-6 pt)
+        with style.drawing():
             fig.draw_without_rendering()
-            fig.set_layout_engine("none")
+        fig.set_layout_engine("none")
     with style.drawing(constrained=False):
         for ext, path in paths.items():
             if path:
@@ -282,14 +283,21 @@ def nemenyi_groups(ranks: pd.Series, cd: float) -> list[tuple[str, ...]]:
     return groups
 
 
+@lru_cache(maxsize=1)
+def _text_to_path():
+    from matplotlib.textpath import TextToPath
+
+    return TextToPath()
+
+
 def text_inches(text: str, size: float) -> float:
     """The width in inches of ``text`` set in matplotlib's default font at ``size`` pt (its glyphs' advance,
     as drawn), the measure every layout below is planned with."""
     from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
 
-    return max((TextToPath().get_text_width_height_descent(line, FontProperties(size=size), ismath=False)[0]
-                for line in text.splitlines() or [""]), default=0.0) / 72
+    font = FontProperties(size=size)
+    return max((_text_to_path().get_text_width_height_descent(line, font, ismath=False)[0]
+                for line in text.splitlines()), default=0.0) / 72
 
 
 def _levels(spans: list[tuple[float, float]], gap: float) -> list[int]:
@@ -329,17 +337,19 @@ AXIS_SHARE = 0.6  # the least share of a panel's width the rank axis takes in th
 LEADER = 0.12  # inches of horizontal leader between the axis's end and a name
 CLIQUE_GAP = 0.06  # inches between two cliques' bars (2.5 pt thick: 1.8 pt of white between them)
 TICKS = 0.2  # inches from the rank axis to the top of its tick labels, and room for the CD bar above them
-CD_ROW = 0.13
+CD_ROW = 0.13  # inches of the CD bar's row (one more line where its label goes above it)
+NAME_GAP = 0.15  # "rows" layout: inches between the names and the rank axis
+CLIQUE_MARGIN = 0.35  # "rows" layout: inches right of the rank axis for the cliques' bars
 
 
 def cd_layout(labels: list[str], width: float, style: FigureStyle) -> CDLayout:
     """Measure ``labels`` (name and rank) at the panel's ``width``, then choose the layout (:class:`CDLayout`)."""
     size = style.font_size - 1
-    label_width = max(text_inches(t, size) for t in labels) + 0.04
+    label_width = max((text_inches(t, size) for t in labels), default=0.0) + 0.04
     ends_axis = width - 2 * (label_width + LEADER + 0.05)
     if ends_axis >= AXIS_SHARE * width:
         return CDLayout("ends", width, size, label_width, ends_axis)
-    return CDLayout("rows", width, size, label_width, width - label_width - 0.15 - 0.35)
+    return CDLayout("rows", width, size, label_width, width - label_width - NAME_GAP - CLIQUE_MARGIN)
 
 
 def _panel_title_lines(title: str, width: float, style: FigureStyle) -> list[str]:
@@ -353,12 +363,7 @@ def _panel_title_lines(title: str, width: float, style: FigureStyle) -> list[str
     return lines
 
 
-def cd_panel_height(ranks: pd.Series, cd: float, title: str, layout: CDLayout, style: FigureStyle) -> float:
-    """The height in inches :func:`cd_diagram` needs for this panel."""
-    return _cd_geometry(ranks, cd, title, layout, style)["height"]
-
-
-def _cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, style: FigureStyle) -> dict:
+def cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, style: FigureStyle) -> dict:
     ranked = ranks.sort_values(kind="stable")
     k = len(ranked)
     groups = nemenyi_groups(ranked, cd) if np.isfinite(cd) else []
@@ -366,8 +371,7 @@ def _cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, styl
     title_lines = _panel_title_lines(title, layout.width, style) if title else []
     title_h = len(title_lines) * 1.25 * style.font_size / 72
     top = 0.03 + title_h + 0.03
-    ticks_h = TICKS
-    x0 = layout.label_width + (LEADER + 0.05 if layout.kind == "ends" else 0.15)
+    x0 = layout.label_width + (LEADER + 0.05 if layout.kind == "ends" else NAME_GAP)
     scale = layout.axis / max(k - 1, 1)
     cd_text, cd_beside = "", True
     if np.isfinite(cd):
@@ -381,12 +385,12 @@ def _cd_geometry(ranks: pd.Series, cd: float, title: str, layout: CDLayout, styl
         n_levels = max(levels, default=-1) + 1
         half = (k + 1) // 2
         rows = max(half, k - half)
-        height = top + cd_h + ticks_h + 0.07 + max(n_levels - 1, 0) * CLIQUE_GAP + 0.06 + rows * line + 0.03
+        height = top + cd_h + TICKS + 0.07 + max(n_levels - 1, 0) * CLIQUE_GAP + 0.06 + rows * line + 0.03
     else:
         levels = _levels([(i, i + len(g) - 1) for i, g in _clique_rows(ranked, groups)], 0.5)
-        height = top + cd_h + ticks_h + 0.04 + k * line + 0.03
+        height = top + cd_h + TICKS + 0.04 + k * line + 0.03
     return dict(ranked=ranked, k=k, groups=groups, levels=levels, title_lines=title_lines, top=top, cd_h=cd_h,
-                cd_text=cd_text, cd_beside=cd_beside, ticks_h=ticks_h, x0=x0, scale=scale, height=height)
+                cd_text=cd_text, cd_beside=cd_beside, x0=x0, scale=scale, height=height)
 
 
 def _clique_rows(ranked: pd.Series, groups) -> list[tuple[int, tuple[str, ...]]]:
@@ -396,18 +400,19 @@ def _clique_rows(ranked: pd.Series, groups) -> list[tuple[int, tuple[str, ...]]]
 
 
 def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "", style: FigureStyle = DEFAULT,
-               layout: CDLayout | None = None) -> None:
+               layout: CDLayout | None = None, geometry: dict | None = None) -> None:
     """A critical-difference diagram (Demšar 2006, JMLR 7, Fig. 1) on ``ax``, whose data units are inches of the
     panel: the average ranks on an axis from 1 (left, best) to k, the CD interval above it, and the cliques (runs of
     methods less than CD apart, not significantly different by the Nemenyi test) as thick bars that never touch.
     In the ``"ends"`` layout each method's name and rank hangs off the axis's nearer end, joined to its rank; in
     the ``"rows"`` layout (narrow panels) a row per method in rank order carries its rank as a dot, the cliques as
     bars beside the rows (:func:`cd_layout` chooses). A CD longer than the axis (k − 1) is drawn to its end and
-    marked "> k − 1": no pair can then differ."""
-    labels = [f"{style.name(n)} ({r:.2f})" for n, r in ranks.sort_values(kind="stable").items()]
-    width = ax.get_position().width * ax.figure.get_figwidth()
-    layout = layout or cd_layout(labels, width, style)
-    g = _cd_geometry(ranks, cd, title, layout, style)
+    marked "> k − 1": no pair can then differ. ``geometry``: the panel's :func:`cd_geometry`, where the caller has
+    it already."""
+    if layout is None:
+        labels = [f"{style.name(n)} ({r:.2f})" for n, r in ranks.items()]
+        layout = cd_layout(labels, ax.get_position().width * ax.figure.get_figwidth(), style)
+    g = geometry or cd_geometry(ranks, cd, title, layout, style)
     k, x0, scale, height = g["k"], g["x0"], g["scale"], g["height"]
     size = layout.size
     ax.set_xlim(0, layout.width)
@@ -433,7 +438,7 @@ def cd_diagram(ax, ranks: pd.Series, cd: float, title: str = "", style: FigureSt
         else:
             ax.text((x_of(1) + x_of(end)) / 2, bar_y + 0.05, g["cd_text"], ha="center", va="bottom", fontsize=size)
         y -= g["cd_h"]
-    axis_y = y - g["ticks_h"]
+    axis_y = y - TICKS
     ax.plot([x_of(1), x_of(k)], [axis_y, axis_y], color="black", linewidth=1)
     for tick in range(1, k + 1):
         ax.plot([x_of(tick)] * 2, [axis_y, axis_y + 0.05], color="black", linewidth=0.8)
@@ -507,26 +512,26 @@ def cd_diagrams(ranks: pd.DataFrame, tests: pd.DataFrame, title: str, group: str
         r = ranks[ranks["measure"] == measure].set_index("stratifier")["average_rank"]
         t = tests[tests["measure"] == measure].iloc[0]
         panels.append((measure, r, float(t["critical_difference"]), f"{style.name(measure, labels)}: {panel_summary(t)}"))
-    names = {n: style.name(n) for _, r, _, _ in panels for n in r.index}
-    all_labels = [f"{names[n]} ({v:.2f})" for _, r, _, _ in panels for n, v in r.items()] or ["x"]
-    layout = cd_layout(all_labels, style.width, style)
+    layout = cd_layout([f"{style.name(n)} ({v:.2f})" for _, r, _, _ in panels for n, v in r.items()], style.width,
+                       style)
     heading = style.heading(title)
     heading_h = (heading.count("\n") + 1) * 1.3 * (style.font_size + 1) / 72 + 0.1
-    heights, drawn = [], []
+    drawn, used = [], heading_h  # (panel, its geometry) of those that fit a page
     for panel in panels:
-        h = cd_panel_height(panel[1], panel[2], panel[3], layout, style)
-        if heading_h + sum(heights) + h > MAX_HEIGHT:
+        geometry = cd_geometry(*panel[1:], layout, style)
+        if used + geometry["height"] > MAX_HEIGHT:
             break
-        heights.append(h)
-        drawn.append(panel)
-    total = heading_h + (sum(heights) if heights else 0.6)
+        drawn.append((panel, geometry))
+        used += geometry["height"]
+    total = used if drawn else heading_h + 0.6
     with style.drawing(constrained=False):
         fig = plt.figure(figsize=(style.width, total))
         fig.text(0.5, 1 - 0.05 / total, heading, ha="center", va="top", fontsize=style.font_size + 1)
         top = total - heading_h
-        for (_, r, cd, panel_title), h in zip(drawn, heights):
+        for (_, r, cd, panel_title), geometry in drawn:
+            h = geometry["height"]
             ax = fig.add_axes((0, (top - h) / total, 1, h / total))
-            cd_diagram(ax, r, cd, panel_title, style, layout)
+            cd_diagram(ax, r, cd, panel_title, style, layout, geometry)
             top -= h
         if not drawn:
             fig.text(0.5, 0.3 / total, "fewer than two stratifiers: nothing to compare", ha="center", va="center")
@@ -640,8 +645,7 @@ def runtime_by_dataset(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
             ax.scatter(med[~resolved], y[~resolved], s=12, facecolors="white", edgecolors=colours[s],
                        marker=markers[s], zorder=3)
         ax.set_xscale("log")
-        low_x = min(floor / 2, float(agg["low"].min()) / 1.5 if len(agg) else floor / 2)
-        ax.set_xlim(max(low_x, floor / 3), max(float(agg["high"].max()) * 1.5 if len(agg) else 1.0, floor * 10))
+        ax.set_xlim(floor / 2, max(float(agg["high"].max()) * 1.5 if len(agg) else 1.0, floor * 10))  # all ≥ floor
         ax.axvspan(ax.get_xlim()[0], floor, color="0.9", zorder=0)
         ax.set_yticks(np.arange(len(datasets)), datasets)
         ax.set_ylim(len(datasets) - 0.5, -0.5)
@@ -649,9 +653,8 @@ def runtime_by_dataset(runtime: pd.DataFrame, style: FigureStyle = DEFAULT):
         ax.set_xlabel("wall time of a k-fold split (s)")
         figure_legend(fig, colours, style, marker=True)
         fig.suptitle(style.heading("Stratifier wall time per dataset"))
-        spread = (f"bar: the range over {min(repeats)}–{max(repeats)} repeats" if min(repeats, default=1) != max(repeats, default=1)
-                  else f"bar: the range over {max(repeats, default=1)} repeats" if max(repeats, default=1) > 1
-                  else "1 repeat: no spread")
+        counts = "–".join(str(r) for r in dict.fromkeys((min(repeats, default=1), max(repeats, default=1))))
+        spread = "1 repeat: no spread" if counts == "1" else f"bar: the range over {counts} repeats"
         add_caption_note(fig, f"Dot: the median over repeats; {spread}. Shaded, hollow: under {floor * 1000:g} ms, "
                               "a timing not resolved.")
     return fig

@@ -61,20 +61,19 @@ def p_value_name(test) -> str:
     return P_VALUE_NAMES[judged_p(test)]
 
 
-def friedman_p_caption(tests) -> str:
-    """What a column of judged Friedman p-values (``p``) holds, named from the tests behind it: one name where
-    every row was judged by the same test, else each name with the rows it covers."""
-    rows = [tests.iloc[i] for i in range(len(tests))] if hasattr(tests, "iloc") else list(tests)
-    names = list(dict.fromkeys(p_value_name(t) for t in rows))
+# a cell's mark in a column that mixes p-values of different tests
+P_MARKS = {name: mark for name, mark in zip(P_VALUE_NAMES.values(), (" (e)", " (F)", " (χ²)"))}
+
+
+def friedman_p_caption(names) -> str:
+    """What a column of judged Friedman p-values holds, from the :func:`p_value_name` of each of its rows: one name
+    where every row was judged by the same test, else each name with the mark its cells carry (:data:`P_MARKS`)."""
+    names = list(dict.fromkeys(names))
     if not names:
         return "Friedman p"
     if len(names) == 1:
         return f"Friedman p ({names[0]})"
     return "Friedman p (" + ", ".join(f"{P_MARKS[n].strip()}: {n}" for n in names) + ")"
-
-
-# a cell's mark in a column that mixes p-values of different tests
-P_MARKS = {name: mark for name, mark in zip(P_VALUE_NAMES.values(), (" (e)", " (F)", " (χ²)"))}
 
 
 def block_ranks(table: pd.DataFrame, ascending: bool = True) -> pd.DataFrame:

@@ -109,17 +109,17 @@ def sample_labelsets(n: int, pi: np.ndarray, theta: np.ndarray, rng: np.random.G
     return np.concatenate(parts) if parts else np.zeros((0, L), dtype=np.uint8)
 
 
-def calibrated_priors(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarray, cardinality: float,
-                      rng: np.random.Generator, only_check: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
-    """(π, θ) whose draw realises ``cardinality`` labels a row: π = :func:`rescaled` (raw, s) with the sum s
-    found by bisection so that the mean cardinality of one calibration sample (up to 20 000 labelsets, the same
-    uniforms for every s) is within 0.5% of the target.
+CALIBRATION_TOLERANCE = 5e-3  # the realised cardinality within this share of the target
 
-    s = L sets every label. As s → 0 the draw does not fall to one label a row: a pair tending to co-occurrence
-    keeps θ = min(1, π_k/π_j), a ratio the scale leaves alone, so a first label still brings its partners. A
-    cardinality below that least one stops with a message naming it (lower the dependence, or raise it)."""
+
+class UnrealisableCardinality(StratbenchError):
+    """A cardinality below the least that the dependence drawn lets the generator realise."""
+
+
+def _calibration(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarray, rng: np.random.Generator):
+    """``realised(s)``: (the mean cardinality of one calibration sample, π, θ) with the priors rescaled to sum s; the
+    sample (up to 20 000 labelsets) is drawn once from ``rng``, so every s is scored on the same uniforms."""
     L = len(raw)
-    _check_cardinality(L, cardinality)
     draws = _Draws(int(min(20_000, max(1_000, CALIBRATION_ENTRIES // L))), L, rng)
 
     def realised(total):
@@ -127,15 +127,28 @@ def calibrated_priors(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarra
         theta = conditionals(pi, dependent, cooccur)
         return float(draws.labelsets(pi, theta).sum(axis=1).mean()), pi, theta
 
-    tolerance = 5e-3 * cardinality
+    return realised
+
+
+def calibrated_priors(raw: np.ndarray, dependent: np.ndarray, cooccur: np.ndarray, cardinality: float,
+                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(π, θ) whose draw realises ``cardinality`` labels a row: π = :func:`rescaled` (raw, s) with the sum s
+    found by bisection so that the mean cardinality of one calibration sample (:func:`_calibration`) is within
+    0.5% of the target.
+
+    s = L sets every label. As s → 0 the draw does not fall to one label a row: a pair tending to co-occurrence
+    keeps θ = min(1, π_k/π_j), a ratio the scale leaves alone, so a first label still brings its partners. A
+    cardinality below that least one stops with :class:`UnrealisableCardinality`, naming it."""
+    L = len(raw)
+    _check_cardinality(L, cardinality)
+    realised = _calibration(raw, dependent, cooccur, rng)
+    tolerance = CALIBRATION_TOLERANCE * cardinality
     least = realised(1e-9)
     if least[0] > cardinality + tolerance:
-        raise StratbenchError(f"cardinality {cardinality:g} cannot be realised: with {int(dependent.sum())} of "
-                              f"{L * (L - 1) // 2} label pairs dependent ({int(cooccur.sum())} tending to co-occur), "
-                              f"the least this generator realises is {least[0]:.2f} labels a row; lower the "
-                              f"dependence or raise the cardinality")
-    if only_check:  # the least is low enough: the bisection below reaches the cardinality
-        return None
+        raise UnrealisableCardinality(
+            f"cardinality {cardinality:g} cannot be realised: with {int(dependent.sum())} of {L * (L - 1) // 2} label "
+            f"pairs dependent ({int(cooccur.sum())} tending to co-occur), the least this generator realises is "
+            f"{least[0]:.2f} labels a row; lower the dependence or raise the cardinality")
     lo, hi, best = 0.0, float(L), least
     for _ in range(60):
         if abs(best[0] - cardinality) <= tolerance:
@@ -206,36 +219,35 @@ def label_model(name: str, labels: int, cardinality: float, dependence: float = 
     if not 1 <= cardinality <= labels:
         raise StratbenchError(f"synthetic dataset {name!r}: cardinality {cardinality} must lie in [1, labels={labels}]: "
                               "every labelset the generator draws holds at least one label, and at most all of them")
-    used = realisable_dependence(labels, cardinality, dependence, seed)
-    if used is None:
-        raise StratbenchError(f"synthetic dataset {name!r} (labels {labels}, seed {seed}): cardinality {cardinality:g} "
-                              f"cannot be realised even with independent labels; raise the cardinality")
-    if used < dependence:
-        warn(f"synthetic dataset {name!r}: cardinality {cardinality:g} over {labels} labels cannot be realised at "
-             f"dependence {dependence:g}; the generator uses {used:.4g}, the strongest it allows (as MOA's generator "
-             f"weakens the dependence a cardinality cannot afford)")
     rng = np.random.default_rng(seed)
+    raw = rng.random(labels)
+    try:
+        pi, theta = calibrated_priors(raw, *dependence_draws(labels, dependence, rng), cardinality, rng)
+        return pi, theta, rng
+    except UnrealisableCardinality:
+        used = weaker_dependence(labels, cardinality, dependence, seed)
+        if used is None:
+            raise StratbenchError(f"synthetic dataset {name!r} (labels {labels}, seed {seed}): cardinality "
+                                  f"{cardinality:g} cannot be realised even with independent labels; raise it") from None
+    warn(f"synthetic dataset {name!r}: cardinality {cardinality:g} over {labels} labels cannot be realised at "
+         f"dependence {dependence:g}; the generator uses {used:.4g}, the strongest it allows (as MOA's generator "
+         f"weakens the dependence a cardinality cannot afford)")
+    rng = np.random.default_rng(seed)  # the draws of a config that asked for the weaker dependence itself
     raw = rng.random(labels)
     pi, theta = calibrated_priors(raw, *dependence_draws(labels, used, rng), cardinality, rng)
     return pi, theta, rng
 
 
-def realisable_dependence(labels: int, cardinality: float, dependence: float, seed: int) -> float | None:
-    """The dependence the generator of ``seed`` uses for ``cardinality``: ``dependence`` where that cardinality can
-    be realised with it, else the largest weaker one that can (bisection to 1/4096 of ``dependence`` on the same
-    random draws: a weaker dependence makes fewer pairs dependent, so fewer labels come along with a first one), or
-    None where not even independent labels realise it."""
+def weaker_dependence(labels: int, cardinality: float, dependence: float, seed: int) -> float | None:
+    """The largest dependence below ``dependence`` with which the generator of ``seed`` realises ``cardinality``
+    (bisection to 1/4096 of ``dependence`` on the same random draws: a weaker dependence makes fewer pairs dependent,
+    so fewer labels come along with a first one), or None where not even independent labels realise it."""
     def fits(u: float) -> bool:
         rng = np.random.default_rng(seed)
         raw = rng.random(labels)
-        try:
-            calibrated_priors(raw, *dependence_draws(labels, u, rng), cardinality, rng, only_check=True)
-        except StratbenchError:
-            return False
-        return True
+        least = _calibration(raw, *dependence_draws(labels, u, rng), rng)(1e-9)[0]
+        return least <= cardinality * (1 + CALIBRATION_TOLERANCE)
 
-    if fits(dependence):
-        return dependence
     if not fits(0.0):
         return None
     lo, hi = 0.0, dependence

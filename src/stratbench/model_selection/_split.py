@@ -35,6 +35,7 @@ class _MultilabelSplitter:
     ``groups`` routed to :meth:`split` under scikit-learn's metadata routing."""
 
     _compat: tuple = (None,)  # the peers whose folds this class reproduces
+    _beyond_peer: tuple = ()  # its own parameters that the peer's class lacks: refused under compat, never ignored
 
     def _check_method(self, method: str, params: dict, compat) -> None:
         name = type(self).__name__
@@ -46,6 +47,11 @@ class _MultilabelSplitter:
             if method != "iterative" or params:
                 raise TypeError(f"{name}: compat={compat!r} gives {PEERS[compat]}'s folds; a method and its "
                                 f"parameters do not apply (got method={method!r}, {params or 'no parameters'})")
+            defaults = inspect.signature(type(self).__init__).parameters
+            for option in self._beyond_peer:
+                if getattr(self, option) != defaults[option].default:
+                    raise StratbenchError(f"{name}: compat={compat!r} gives {PEERS[compat]}'s folds, and its class has "
+                                          f"no {option}; leave {option} at {defaults[option].default!r}, or compat out")
             return
         own = [k for k in inspect.signature(type(self).__init__).parameters if k not in ("self", "params")]
         accepted = keywords(cls, SET_BY_THE_SPLITTER)
@@ -88,10 +94,6 @@ def _labels_of(X, y, groups, owner: str):
     return as_label_matrix(y)
 
 
-def _groups_of(groups, n: int):
-    return check_groups(groups, n)
-
-
 class _KFold(_MultilabelSplitter):
     """k folds of the registered stratifier ``method`` (its own parameters in ``params``), or with ``compat`` a
     peer's own folds."""
@@ -120,7 +122,7 @@ class _KFold(_MultilabelSplitter):
         """The test fold of every row."""
         self._check_params()
         Y = as_label_matrix(y)
-        groups = _groups_of(groups, Y.shape[0])
+        groups = check_groups(groups, Y.shape[0])
         check_splits_fit(self.n_splits, Y.shape[0], None if groups is None else len(np.unique(groups)))
         if self.compat is not None:
             if groups is not None:  # the peers' IS ignores groups: refused, as every non-group method
@@ -204,6 +206,7 @@ class IterativeStratification(_KFold):
     """
 
     _compat = (None, "skmultilearn")
+    _beyond_peer = ("shuffle",)  # scikit-multilearn deals the rows in data order
 
     def __init__(self, n_splits: int = 3, order: int = 1, sample_distribution_per_fold=None, random_state=None, *,
                  shuffle: bool = False, compat: str | None = None):
@@ -221,9 +224,6 @@ class IterativeStratification(_KFold):
             check_fold_shares(shares, self.n_splits, "sample_distribution_per_fold", normalised=True)
             if self.compat is None:
                 self.params = {"fold_shares": list(shares)}
-        if self.compat is not None and self.shuffle:
-            raise StratbenchError(f"compat={self.compat!r}: {PEERS[self.compat]}'s IterativeStratification has no "
-                                  "shuffle (it deals the rows in data order); pass shuffle=False, or leave compat out")
 
     def _check_method(self, method, params, compat) -> None:
         super()._check_method("iterative" if compat else method, params, compat)  # order, not method, picks it
@@ -323,7 +323,7 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
     def split(self, X=None, y=None, groups=None):
         self._check_params()
         Y = _labels_of(X, y, groups, type(self).__name__)
-        groups = _groups_of(groups, Y.shape[0])
+        groups = check_groups(groups, Y.shape[0])
         n_train, n_test = holdout_sizes(Y.shape[0], self._test_size(), self.train_size)
         if self.compat is not None:
             if groups is not None:

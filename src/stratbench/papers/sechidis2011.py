@@ -77,8 +77,9 @@ def compare_fold_quality(fold_quality: pd.DataFrame, table2: pd.DataFrame, n_spl
             s = float(ours.loc[key, "std"]) * np.sqrt(repeats / (repeats - 1)) if repeats > 1 else np.nan
             agrees, band = within_repeats(a, float(ours.loc[key, "std"]), repeats, row[measure])
             note = band if repeats < 2 else f"within 2 std of our {repeats} repeats"
-            cause = "rows-randomised" if agrees is not pd.NA and not agrees and key[1] in file_order else ""
-            if agrees is not pd.NA and not agrees and not cause:
+            differs = agrees is not pd.NA and not agrees
+            cause = "rows-randomised" if differs and key[1] in file_order else ""
+            if differs and not cause:  # where our draws of the cell put the published one
                 note += draw_note(DRAWS, OURS.get(key[0], key[0]), OURS.get(key[1], key[1]), measure)
             out.append(dict(dataset=key[0], stratifier=key[1], measure=measure, ours=a, ours_std=s, published=b,
                             agrees=agrees, note=note, cause=cause))

@@ -63,11 +63,11 @@ def check_groups(groups, n: int) -> np.ndarray | None:
         missing = next((i for i, g in enumerate(groups) if g is None), None)
         if missing is not None:
             raise StratbenchError(f"groups[{missing}] is None: give every example a group id")
-        kinds = {type(g).__name__ for g in groups}
         try:
             np.unique(groups)
         except TypeError:
-            raise StratbenchError(f"groups mix ids of types {sorted(kinds)} that do not sort together: use one kind "
+            kinds = sorted({type(g).__name__ for g in groups})
+            raise StratbenchError(f"groups mix ids of types {kinds} that do not sort together: use one kind "
                                   "(all numbers or all strings)") from None
     return groups
 

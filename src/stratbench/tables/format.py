@@ -116,14 +116,16 @@ def number(x: float, digits: int = 3) -> str:
     return f"{x:.{decimals}f}"
 
 
-def mean_spread(mean: float, std: float, n: int, spec: str, std_spec: str | None = None, unit: str = "repeat") -> str:
+def mean_spread(mean: float, std: float, n: int | None, spec: str, std_spec: str | None = None,
+                unit: str = "repeat") -> str:
     """"mean ± std" over ``n`` > 1 ``unit``s (format specs ``spec`` and ``std_spec``, default ``spec``); where ``n``
-    is 1 there is no spread to print, and the cell says so: "0.099 (1 repeat)", never "0.099 ± 0.000"."""
+    is 1 there is no spread to print, and the cell says so: "0.099 (1 repeat)", never "0.099 ± 0.000". ``n`` None:
+    a table that does not count its repeats, printed as it gives the spread."""
     if mean is None or not np.isfinite(mean):
         return "NaN"
-    if n <= 1 or not np.isfinite(std):
+    if n is not None and (n <= 1 or not np.isfinite(std)):
         return f"{mean:{spec}} ({int(n)} {unit}{'s' * (int(n) != 1)})"
-    return f"{mean:{spec}} ± {std:{std_spec or spec}}"
+    return f"{mean:{spec}} ± {0.0 if not np.isfinite(std) else std:{std_spec or spec}}"
 
 
 def count(x: float) -> str:

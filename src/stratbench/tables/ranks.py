@@ -26,15 +26,16 @@ def ranks_table(ranks: pd.DataFrame, tests: pd.DataFrame, name: str, caption: st
         index=ordered(part["measure"], labels), columns=stratifiers)
     t = tests[tests["group"] == group].set_index("measure")
     t = t.loc[[m for m in wide.index if m in t.index]]
-    mixed = len({p_value_name(row) for _, row in t.iterrows()}) > 1
-    caption = f"{caption}; {friedman_p_caption(t)}" if len(t) else caption
+    p_names = {measure: p_value_name(row) for measure, row in t.iterrows()}
+    mixed = len(set(p_names.values())) > 1
+    caption = f"{caption}; {friedman_p_caption(p_names.values())}" if p_names else caption
     table = PaperTable(name, caption, ["measure", "N"], [*stratifiers, "Friedman p", "CD"],
                        data=part.merge(t.reset_index()[["measure", "p", "critical_difference", "note"]], on="measure"))
     block = []
     for measure in wide.index:
         values = wide.loc[measure].to_numpy()
         marks = best(values)
-        mark = P_MARKS[p_value_name(t.loc[measure])] if mixed else ""
+        mark = P_MARKS[p_names[measure]] if mixed else ""
         stats_cells = [Cell(pvalue(t.loc[measure, "p"]) + mark), cd_cell(t.loc[measure])]
         block.append(((labels.get(measure, measure), int(t.loc[measure, "datasets"])),
                       [*(Cell(number(v, 2), bool(k)) for v, k in zip(values, marks)), *stats_cells]))

@@ -94,7 +94,7 @@ def fold_quality_markdown(summary: pd.DataFrame) -> str:
     shown = [m for m in FOLD_QUALITY_LABELS if m in set(summary["measure"])]
     part = summary[summary["measure"].isin(shown)]
     places = {m: decimals(g["mean"], m in COUNT_MEASURES) for m, g in part.groupby("measure")}
-    repeats = part["repeats"] if "repeats" in part else pd.Series(2, index=part.index)
+    repeats = part["repeats"] if "repeats" in part else [None] * len(part)  # a summary that does not count them
     cell = part.assign(cell=[mean_spread(m, s, n, f".{places[k]}f") for k, m, s, n in
                              zip(part["measure"], part["mean"], part["std"], repeats)])
     wide = cell.pivot(index=["dataset", "stratifier"], columns="measure", values="cell").reset_index()
