@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -41,10 +42,11 @@ def server(tmp_path_factory):
     assert running.stop() is None and not Path(address).parent.exists()  # it was running until stopped
 
 
-def run_job(tmp_path, address, before="", after="", env=None, args=(), **popen):
+def run_job(tmp_path, address, before="", after="", env=None, args=(), environment=None, **popen):
     script = tmp_path / "job.py"
     script.write_text(JOB.format(before=before, after=after))
-    environment = {**os.environ, jobserver.ENV: address, "COLOUR": "teal", **(env or {})}
+    environment = {**(os.environ if environment is None else environment), jobserver.ENV: address, "COLOUR": "teal",
+                   **(env or {})}
     return subprocess.run([sys.executable, str(script), *args], cwd=tmp_path, env=environment, capture_output=True,
                           text=True, timeout=60, **popen)
 
@@ -69,10 +71,13 @@ def test_a_forked_jobs_error_reaches_its_stream_and_fails_it(server, tmp_path):
 def test_a_forked_job_sizes_its_thread_pools_from_its_environment(server, tmp_path):
     after = ("import threadpoolctl; print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info() "
              "if i['user_api'] == 'blas'}))")
-    for threads in ("1", "2"):
-        done = run_job(tmp_path, server[1], after=after, env={"OMP_NUM_THREADS": threads})
-        assert done.returncode == 0 and int(done.stdout.split()[2]) == server[0].process.pid
-        assert done.stdout.splitlines()[-1] == f"[{threads}]"
+    cores = len(os.sched_getaffinity(0))
+    for env, threads in (({"OMP_NUM_THREADS": "1"}, 1), ({"OMP_NUM_THREADS": "2"}, 2),
+                         ({"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "2"}, 2), ({}, cores)):
+        environment = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+        done = run_job(tmp_path, server[1], after=after, env=env, environment=environment)
+        assert done.returncode == 0 and int(done.stdout.split()[2]) == server[0].process.pid, done.stderr
+        assert done.stdout.splitlines()[-1] == f"[{threads}]", env  # as a fresh process sizes its pool as it loads
 
 
 def test_a_job_the_server_cannot_run_runs_in_its_own_process(server, tmp_path):
@@ -160,7 +165,8 @@ def test_the_server_preloads_every_module_a_job_of_each_kind_imports():
 
 def test_a_fork_that_fails_leaves_the_job_to_run_on_its_own_and_the_server_serving(monkeypatch):
     job, server_end = socket.socketpair()
-    request = pickle.dumps(dict(identity=jobserver._identity(), argv=["job.py"], cwd="/", env={}, path=[], umask=0o22))
+    request = jobserver._encode(dict(identity=jobserver._identity(), argv=["job.py"], cwd="/", env={}, path=[],
+                                     umask=0o22))
     socket.send_fds(job, [jobserver._HEADER.pack(len(request)) + request], [0, 1, 2])
 
     def no_fork():
@@ -184,3 +190,66 @@ def test_a_temporary_folder_too_deep_for_a_socket_gives_the_server_one_in_tmp(mo
             time.sleep(0.05)
     finally:
         assert running.stop() is None
+
+
+def test_the_server_forks_from_a_process_with_one_thread_and_python_does_not_warn(tmp_path):
+    """CPython 3.12+ warns (DeprecationWarning) at a fork of a process with threads, which may deadlock the child:
+    the server imports every module the jobs use with their thread pools at one thread, so it has none to fork."""
+    log = tmp_path / "jobserver.log"
+    running = jobserver.start(log)  # every module of PRELOAD
+    address = os.environ.pop(jobserver.ENV)
+    try:
+        deadline = time.monotonic() + 120
+        while not running.ready():
+            assert running.process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        status = Path(f"/proc/{running.process.pid}/status").read_text()
+        assert "Threads:\t1\n" in status, [line for line in status.splitlines() if line.startswith("Threads")]
+        done = run_job(tmp_path, address, env={"PYTHONWARNINGS": "error"})
+        assert done.returncode == 0 and int(done.stdout.split()[2]) == running.process.pid, done.stderr
+    finally:
+        assert running.stop() is None
+    assert "Warning" not in log.read_text(), log.read_text()
+    # the check can fail: a process with a thread running warns at its fork on the Pythons that warn
+    if sys.version_info >= (3, 12):
+        import threading
+
+        stop = threading.Event()
+        worker = threading.Thread(target=stop.wait)
+        worker.start()
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(0)
+                os.waitpid(pid, 0)
+        finally:
+            stop.set()
+            worker.join()
+        assert any("multi-threaded" in str(w.message) for w in caught)
+
+
+def test_the_server_takes_no_pickle_and_serves_only_its_own_user(monkeypatch):
+    """Its messages are JSON: a pickle (which would run code as it loads) or a JSON value that is not a request is
+    refused unread; a peer of another user (SO_PEERCRED) is refused."""
+    good = dict(identity=jobserver._identity(), argv=["job.py"], cwd="/", env={}, path=[], umask=0o22)
+
+    def answer(body):
+        job, server_end = socket.socketpair()
+        socket.send_fds(job, [jobserver._HEADER.pack(len(body)) + body], [0, 1, 2])
+        job.shutdown(socket.SHUT_WR)
+        assert jobserver._fork_job(server_end, socket.socket(socket.AF_UNIX), []) is None
+        return jobserver._receive(job)
+
+    forked = []
+    monkeypatch.setattr(os, "fork", lambda: forked.append(1) or (_ for _ in ()).throw(OSError("no fork here")))
+    assert answer(pickle.dumps(good)) is None  # dropped, never unpickled
+    assert answer(b"[1, 2]") is None
+    assert answer(jobserver._encode({**good, "code": "print(1)"})) == {"refused": "another interpreter or package"}
+    monkeypatch.setattr(jobserver, "_peer_uid", lambda conn: os.getuid() + 1)
+    assert answer(jobserver._encode(good)) == {"refused": "another user"}
+    assert forked == []
+    monkeypatch.undo()
+    job, server_end = socket.socketpair()
+    assert jobserver._peer_uid(server_end) == os.getuid()

@@ -7,9 +7,17 @@ address to the jobs in ``STRATBENCH_JOBSERVER``. The server imports :data:`PRELO
 script (Snakemake's ``script:``, whose first call is :func:`stratbench._snakemake.setup`) calls
 :func:`delegate`: it sends its command line, working folder, environment, ``sys.path`` and standard streams
 to the server, which forks; the forked child runs the same script in that state, and the job exits with the
-child's status. Nothing else changes: the child sets its thread pools from the job's environment
-(``OMP_NUM_THREADS``, which Snakemake sets to the job's threads) as a fresh process would, and draws nothing
-from the server's state; ``tests/test_workflow.py`` finds a study's outputs byte-identical with and without it.
+child's status. Nothing else changes: the child draws nothing from the server's state, and
+``tests/test_workflow.py`` finds a study's outputs byte-identical with and without the server. The messages are
+JSON (the server unpickles nothing it is sent), and the server serves only its own user (the peer's credentials,
+``SO_PEERCRED``, beside the socket's folder that only this user can enter).
+
+The server forks from a process with one thread, so that no child inherits a lock held by a thread that is not
+there (CPython 3.12 warns at every fork of a process with threads): it imports :data:`PRELOAD` with every thread
+pool at one thread (:data:`ONE_THREAD`: OpenBLAS, OpenMP and MKL start their pools as they load), and a child
+sizes its pools from its job's environment (``OMP_NUM_THREADS``, which Snakemake sets to the job's threads) as a
+fresh process would as it loads them. ``tests/test_jobserver.py`` counts the server's threads; CI runs it on every
+Python the project declares (``.ci/pythons``).
 
 A job runs as before, in its own process, wherever the server cannot serve it: no server yet (the first
 jobs of a run, while it imports), another Python or environment (``--use-conda``, a container), another
@@ -25,8 +33,8 @@ but not the child's CPU time nor its memory; the ``stratbench-usage`` line of th
 from __future__ import annotations
 
 import gc
+import json
 import os
-import pickle
 import selectors
 import signal
 import socket
@@ -45,6 +53,10 @@ PRELOAD = ("snakemake.script", "stratbench._snakemake", "numpy", "scipy.sparse",
            "stratbench.evaluation", "stratbench.figures", "stratbench.io", "stratbench.measures.fold_quality",
            "stratbench.network", "stratbench.seeds", "stratbench.stratifiers")
 _HEADER = struct.Struct("!I")
+# what the server imports PRELOAD under: the variables that size the thread pools of OpenBLAS, OpenMP, MKL,
+# BLIS and numexpr as each loads, at one thread (a pool of one starts no thread)
+ONE_THREAD = dict.fromkeys(("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                            "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"), "1")
 
 
 def enabled() -> bool:
@@ -55,10 +67,10 @@ def enabled() -> bool:
             and os.environ.get(ENV, "").strip().lower() not in ("0", "off", "false", "no"))
 
 
-def _identity() -> tuple:
+def _identity() -> list[str]:
     """What must match between a job and the server for the server to run it: the interpreter, its
     environment and this package's files."""
-    return sys.executable, sys.prefix, sys.version, str(Path(__file__).resolve().parent)
+    return [sys.executable, sys.prefix, sys.version, str(Path(__file__).resolve().parent)]
 
 
 class Server:
@@ -102,6 +114,7 @@ def start(log: str | os.PathLike, preload=PRELOAD) -> Server | None:
     with open(log, "w") as stream:
         process = subprocess.Popen([sys.executable, "-m", "stratbench.jobserver", address, str(os.getpid()),
                                     *preload], stdin=subprocess.DEVNULL, stdout=stream, stderr=stream,
+                                   env={**os.environ, **ONE_THREAD},
                                    start_new_session=True)  # Ctrl-C reaches the jobs, which end their children
     os.environ[ENV] = address
     return Server(address, process)
@@ -118,8 +131,8 @@ def delegate() -> None:
         conn.connect(address)
         umask = os.umask(0)
         os.umask(umask)
-        request = pickle.dumps(dict(identity=_identity(), argv=sys.argv, cwd=os.getcwd(), env=dict(os.environ),
-                                    path=sys.path, umask=umask))
+        request = _encode(dict(identity=_identity(), argv=sys.argv, cwd=os.getcwd(), env=dict(os.environ),
+                               path=sys.path, umask=umask))
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         socket.send_fds(conn, [_HEADER.pack(len(request)) + request], [0, 1, 2])
@@ -134,13 +147,25 @@ def delegate() -> None:
     os._exit(status["status"] if status else 1)
 
 
+def _encode(message: dict) -> bytes:
+    return json.dumps(message).encode()
+
+
+def _decode(body: bytes) -> dict:
+    """A message's JSON object; ValueError for anything else."""
+    message = json.loads(body)
+    if not isinstance(message, dict):
+        raise ValueError("not a message")
+    return message
+
+
 def _receive(conn: socket.socket):
-    """One length-prefixed pickled message, or None where the connection closed first."""
+    """One length-prefixed JSON message, or None where the connection closed first."""
     header = _exactly(conn, _HEADER.size)
     if header is None:
         return None
     body = _exactly(conn, _HEADER.unpack(header)[0])
-    return None if body is None else pickle.loads(body)
+    return None if body is None else _decode(body)
 
 
 def _exactly(conn: socket.socket, size: int) -> bytes | None:
@@ -154,7 +179,7 @@ def _exactly(conn: socket.socket, size: int) -> bytes | None:
 
 
 def _send(conn: socket.socket, message: dict) -> None:
-    body = pickle.dumps(message)
+    body = _encode(message)
     try:
         conn.sendall(_HEADER.pack(len(body)) + body)
     except OSError:
@@ -250,11 +275,13 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         if len(header) < _HEADER.size or len(fds) != 3:
             raise OSError("short request")
         body = _exactly(conn, _HEADER.unpack(header)[0])
-        request = pickle.loads(body) if body is not None else None
+        request = _decode(body) if body is not None else None
         conn.settimeout(None)
-    except (OSError, pickle.UnpicklingError, EOFError):
+    except (OSError, ValueError):  # ValueError: not JSON, or not an object
         return _refuse(conn, fds, None)
-    if request is None or request["identity"] != _identity():
+    if _peer_uid(conn) != os.getuid():
+        return _refuse(conn, fds, "another user")
+    if request is None or request.get("identity") != _identity() or set(request) != _REQUEST:
         return _refuse(conn, fds, "another interpreter or package" if request else "no request")
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
@@ -274,6 +301,15 @@ def _fork_job(conn: socket.socket, listener: socket.socket, others) -> tuple[int
         os.close(fd)
     _send(conn, dict(pid=pid))
     return pid, Path(request["argv"][0]).name
+
+
+_REQUEST = {"identity", "argv", "cwd", "env", "path", "umask"}  # what a job's request holds (delegate)
+
+
+def _peer_uid(conn: socket.socket) -> int:
+    """The user id of the process at the other end of ``conn`` (Linux's ``SO_PEERCRED``: pid, uid, gid)."""
+    credentials = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", credentials)[1]
 
 
 def _refuse(conn: socket.socket, fds: list[int], why: str | None) -> None:
@@ -356,11 +392,23 @@ def _fresh_process_state() -> None:
     random.seed()
     if "numpy" in sys.modules:
         sys.modules["numpy"].random.seed()
-    threads = os.environ.get("OMP_NUM_THREADS", "")
-    if threads.isdigit() and int(threads) > 0:
-        from threadpoolctl import threadpool_limits
+    from threadpoolctl import threadpool_limits
 
-        threadpool_limits(int(threads))
+    threadpool_limits(limits=_pool_sizes(os.environ))
+
+
+def _pool_sizes(env) -> dict[str, int]:
+    """The threads a fresh process given ``env`` would start in each pool as it loads: BLAS (OpenBLAS's order of
+    its variables) and OpenMP, else one per core this process may use; the server loaded both at one."""
+    def first(*names):
+        for name in names:
+            value = env.get(name, "").strip()
+            if value.isdigit() and int(value) > 0:
+                return int(value)
+        return len(os.sched_getaffinity(0))
+
+    return {"blas": first("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"),
+            "openmp": first("OMP_NUM_THREADS")}
 
 
 if __name__ == "__main__":
