@@ -8,7 +8,7 @@ seconds, median and pooled efficiency), twice: from the ``benchmark:`` files, an
 ``stratbench-usage`` line every job logs at exit (getrusage of the job and its worker processes).
 Snakemake samples a job's processes every 0.5 s for about 15 s and then every 30 s, and the interval
 before a job ends is lost, so the benchmark files under-count the CPU time of jobs shorter than a few
-minutes (a 40-s job is last sampled at 15 s). With ``results/<study>/estimate/jobs.csv`` present
+minutes (a 40-s job is last sampled at 15 s). With ``estimates/<study>/jobs.csv`` present
 (``stratbench estimate``), the evaluation and fold jobs are also listed with their estimated
 and measured wall time and the ratio, and the share of jobs within ±30%.
 """
@@ -107,7 +107,7 @@ def main() -> int:
     if len(exact):
         print(f"\n## CPU efficiency per rule, exact (getrusage at job exit; {len(exact)} jobs)\n")
         print(per_rule(exact).to_markdown(index=False, floatfmt=".3g"))
-    est_path = root / "results" / config["study"] / "estimate" / "jobs.csv"
+    est_path = root / "estimates" / config["study"] / "jobs.csv"
     if est_path.is_file() and len(exact):
         est = pd.read_csv(est_path, keep_default_na=False)
         both = against_estimate(exact, est)

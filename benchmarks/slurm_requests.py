@@ -3,7 +3,7 @@
     python benchmarks/slurm_requests.py --configfile config/szymanski2017.yaml
 
 Needs the study's estimate (``stratbench estimate --configfile …`` writes
-results/<study>/estimate/jobs.csv). Prints, from a dry run's job counts and the profile's grouping:
+estimates/<study>/jobs.csv). Prints, from a dry run's job counts and the profile's grouping:
 
 - submissions without grouping (one sbatch per job) and with it: evaluation jobs alone; every
   (dataset, stratifier, repeat)'s fold, fold-quality and network jobs one component of group
@@ -47,7 +47,7 @@ def main() -> int:
     args = parser.parse_args()
     study = Study.load(args.configfile)
     config = study.config
-    jobs_csv = Path("results") / config["study"] / "estimate" / "jobs.csv"
+    jobs_csv = Path("estimates") / config["study"] / "jobs.csv"
     jobs = pd.read_csv(jobs_csv, keep_default_na=False)
     counts = planned(args.configfile)
     # the dry run counts a whole study; a partly finished one plans fewer: count from the estimate

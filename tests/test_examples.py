@@ -54,8 +54,12 @@ def test_user_methods_run_end_to_end_and_adding_them_reruns_only_their_jobs(tmp_
                  str(tmp_path), "--out", str(out)]) == 0
     assert out.read_bytes() == (tmp_path / "results" / "my_study" / "figures" / "rank_bars_br.png").read_bytes()
     assert main(["estimate", "--configfile", str(study_file), "--directory", str(tmp_path), "--cores", "2",
-                 "--samples", "2", "--out", str(tmp_path / "estimate")]) == 0
-    jobs = pd.read_csv(tmp_path / "estimate" / "jobs.csv")
+                 "--samples", "2"]) == 0
+    jobs = pd.read_csv(tmp_path / "estimates" / "my_study" / "jobs.csv")  # beside results/, never in it:
+    assert not (tmp_path / "results" / "my_study" / "estimate").exists()
+    from stratbench.provenance import verify
+
+    assert verify(tmp_path / "results" / "my_study") == {"changed": [], "missing": [], "unlisted": []}
     assert (jobs.loc[jobs["rule"] == "make_folds", "stratifier"] == "cardinality").sum() == 2  # one per dataset
 
 

@@ -1,12 +1,15 @@
 """The pipeline under the faults users meet: a file changed after it was fetched, a user's own dataset,
-a failed job, a study killed mid-run, scikit-learn's expected warnings."""
+a failed job, a study killed mid-run, scikit-learn's expected warnings; and the user guide's faults (a second run,
+the job server or a job killed, a full disk, a read-only folder), each with its documented recovery."""
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -127,14 +130,136 @@ def test_sigkill_mid_study_then_the_readme_command_finishes_identically(tmp_path
     in_flight = {p.relative_to(tmp_path / "results" / "tiny").parts[1:3] for p in again}
     assert len(in_flight) <= 1 and len(again) <= 3 * 2, again
 
+    assert _same_outputs(tmp_path, finished_runs[0]) >= 78  # every output of the tiny study but the measured ones
+
+
+def _same_outputs(run, reference) -> int:
+    """Every output of ``reference``'s study but the measured ones (times) is byte-identical in ``run``'s;
+    no temporary file is left. The count compared."""
     from test_workflow import MEASURED
 
-    a, b = tmp_path / "results" / "tiny", finished_runs[0] / "results" / "tiny"
+    a, b = run / "results" / "tiny", reference / "results" / "tiny"
     compared = 0
     for sub in ("folds", "scores", "fold_quality", "tables", "report", "figures"):
         for p in (b / sub).rglob("*"):
             if p.is_file() and not MEASURED.search(p.name):
                 assert (a / p.relative_to(b)).read_bytes() == p.read_bytes(), p.relative_to(b)
                 compared += 1
-    assert compared >= 78  # every output of the tiny study but the measured ones
-    assert not [p for p in (tmp_path / "results").rglob("*.tmp")]
+    assert not [p for p in (run / "results").rglob("*.tmp")]
+    return compared
+
+
+def _can_mount() -> bool:
+    """Whether this machine lets a test mount in a namespace of its own (``unshare``: a full disk as a small
+    tmpfs, a read-only results folder as a read-only bind mount), as Linux does for root or with user namespaces."""
+    if not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "-rm", "mount", "-t", "tmpfs", "tmpfs", "/mnt"], capture_output=True).returncode == 0
+
+
+def _recovery(fault: str) -> str:
+    """The recovery the user guide's table gives for ``fault`` (its first column)."""
+    guide = (REPO / "docs" / "user-guide.md").read_text()
+    row = next(line for line in guide.splitlines() if line.startswith(f"| {fault} |"))
+    return re.findall(r"`([^`]+)`", row.split("|")[-2])[-1]
+
+
+def test_round_four_faults_each_recovered_by_the_documented_step_byte_identically(tmp_path, mirror, finished_runs):
+    """One study through the faults of the user guide's table, each followed by its documented recovery: a second
+    run on the study while one runs, the job server killed, a job killed mid-write, a full disk, a read-only results
+    folder. Each fault stops with its cause on screen and leaves no partial file; after the recoveries every output
+    is byte-identical to an uninterrupted run's."""
+    if not _can_mount():
+        if os.environ.get("CI"):
+            pytest.fail("CI cannot mount in a namespace of its own (unshare -rm): the full-disk and read-only faults")
+        pytest.skip("no unshare -rm here: the full-disk and read-only faults need a mount namespace")
+    import yaml
+
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
+    env = {**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")}
+    snakemake = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "workflow" / "Snakefile"), "--directory",
+                 str(tmp_path), "--configfile", str(tmp_path / "config.yaml"), "--cores", "1"]
+    results = tmp_path / "results" / "tiny"
+    rerun = _recovery("a job killed mid-write")
+    assert rerun == "snakemake --cores 8" and all(
+        _recovery(f) == rerun for f in ("the job server killed", "a full disk", "a read-only results folder"))
+
+    def run(mounts="", **more):
+        command = snakemake if not mounts else ["unshare", "-rm", "sh", "-c", f"{mounts} && exec {shlex.join(snakemake)}"]
+        done = subprocess.run(command, capture_output=True, text=True, env={**env, **more}, cwd=tmp_path)
+        return done.returncode, done.stdout + done.stderr
+
+    def wait_for(condition, what):
+        deadline = time.time() + 300
+        while not condition():
+            assert time.time() < deadline, f"waited 300 s for {what}"
+            time.sleep(0.1)
+
+    # 1. the job server killed mid-run (its command line names the run's pid), once it has served a job: the jobs
+    # it ran fail, the later ones run in their own Python, the run ends
+    first = subprocess.Popen(snakemake, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                             start_new_session=True)
+
+    def server():
+        for p in Path("/proc").iterdir():
+            try:
+                if p.name.isdigit() and (p / "cmdline").read_bytes().split(b"\0")[2:5:2] == [
+                        b"stratbench.jobserver", str(first.pid).encode()]:
+                    return int(p.name)
+            except OSError:
+                pass
+        return None
+
+    wait_for(server, "the first run's job server")
+    wait_for(lambda: len(list((results / "scores").rglob("*.csv"))) >= 1, "the first run's first scores")
+    os.kill(server(), signal.SIGKILL)
+    # 2. a second run on the study while the first runs: it stops at once, naming the lock; the first goes on
+    assert first.poll() is None
+    code, out = run()
+    assert code != 0 and "cannot be locked" in out, out[-2000:]
+    out = first.communicate(timeout=600)[0]
+    code, out = run()
+    assert code == 0 and not [p for p in results.rglob("*.tmp")], out[-3000:]  # a killed child's removed as its job reran
+    # 3. a job killed mid-write, a writer's temporary file left beside an output: the run ends with the job's
+    # error; the rerun removes the stale file and makes the output again
+    shutil.rmtree(results / "scores")
+    stale = results / "scores" / "emotions" / "iterative" / "br" / ".rep0.csv.killed.tmp"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("half a file")
+    third = subprocess.Popen(snakemake, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env={**env, "STRATBENCH_JOBSERVER": "0"}, start_new_session=True)
+
+    def evaluation_job():
+        for p in Path("/proc").iterdir():
+            if p.name.isdigit():
+                try:
+                    if b".evaluate.py" in (p / "cmdline").read_bytes():
+                        return int(p.name)
+                except OSError:
+                    pass
+        return None
+
+    wait_for(evaluation_job, "an evaluation job")
+    os.kill(evaluation_job(), signal.SIGKILL)
+    out = third.communicate(timeout=600)[0]
+    assert third.returncode != 0 and "Error in rule evaluate_repeats" in out, out[-3000:]
+    code, out = run()
+    assert code == 0 and not stale.exists(), out[-3000:]
+    # 4. a full disk (a 4 KiB file system on the scores folder): the job's log says so; nothing half-written
+    shutil.rmtree(results / "scores")
+    (results / "scores").mkdir()
+    code, out = run(f"mount -t tmpfs -o size=4k tmpfs {shlex.quote(str(results / 'scores'))}")
+    assert code != 0 and "No space left on device" in out, out[-3000:]
+    code, out = run()  # the space freed (the small file system gone)
+    assert code == 0, out[-3000:]
+    # 5. a read-only results folder: Snakemake stops before any job, naming the files it could not replace
+    figure = next(results.glob("figures/*.png"))
+    figure.unlink()
+    where = shlex.quote(str(results))
+    code, out = run(f"mount --bind {where} {where} && mount -o remount,bind,ro {where}")
+    assert code != 0 and "Write-protected output files" in out and "affected files:" in out, out[-3000:]
+    assert not figure.exists()
+    code, out = run()
+    assert code == 0, out[-3000:]
+
+    assert _same_outputs(tmp_path, finished_runs[0]) >= 78

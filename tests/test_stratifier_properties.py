@@ -166,3 +166,101 @@ def test_usable_in_sklearn_cross_validate(name):
     Y = (rng.random((60, 3)) < 0.4).astype(int)
     out = cross_validate(KNeighborsClassifier(3), X, Y, cv=stratifiers.get(name, n_splits=3, random_state=0))
     assert len(out["test_score"]) == 3
+
+
+# Issue 57's families, generated: what scikit-learn accepts the library accepts, with scikit-learn's sizes and
+# meaning; what it refuses the library refuses with a ValueError of its own, never an internal error.
+SIZE = st.one_of(st.none(), st.integers(-2, 70), st.floats(-0.5, 1.5, allow_nan=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(2, 60), test_size=SIZE, train_size=SIZE, name=st.sampled_from(sorted(EQUAL_SIZES)))
+def test_holdout_sizes_are_shuffle_splits_in_every_combination(n, test_size, train_size, name):
+    from stratbench.model_selection import MultilabelStratifiedShuffleSplit
+
+    Y = (np.random.default_rng(n).random((n, 3)) < 0.4).astype(int)
+    try:
+        want = next(ShuffleSplit(n_splits=1, test_size=test_size, train_size=train_size).split(np.zeros(n)))
+    except ValueError:
+        with pytest.raises(ValueError):
+            next(MultilabelStratifiedShuffleSplit(n_splits=1, test_size=test_size, train_size=train_size,
+                                                  random_state=0, method=name).split(None, Y))
+        return
+    train, test = next(MultilabelStratifiedShuffleSplit(n_splits=1, test_size=test_size, train_size=train_size,
+                                                        random_state=0, method=name).split(None, Y))
+    assert (len(train), len(test)) == (len(want[0]), len(want[1]))
+    assert not np.intersect1d(train, test).size
+
+
+GROUP_ID = st.one_of(st.integers(-2, 3), st.floats(-1, 3), st.just(np.inf), st.sampled_from(["a", "b", "c"]),
+                     st.none(), st.booleans(), st.sampled_from([np.nan, -0.0, 1.0]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(GROUP_ID, min_size=4, max_size=12))
+def test_group_ids_are_taken_where_group_kfold_takes_them_and_kept_whole(ids):
+    from sklearn.model_selection import GroupKFold
+
+    from stratbench.model_selection import MultilabelStratifiedGroupKFold
+
+    n, groups = len(ids), np.array(ids, dtype=object)
+    Y = (np.random.default_rng(n).random((n, 3)) < 0.4).astype(int)
+    try:
+        list(GroupKFold(n_splits=2).split(np.zeros((n, 1)), groups=groups))
+    except (ValueError, TypeError):  # TypeError: scikit-learn's own np.unique on ids that do not sort
+        with pytest.raises(ValueError):
+            list(MultilabelStratifiedGroupKFold(n_splits=2, random_state=0).split(None, Y, groups=groups))
+        return
+    for train, test in MultilabelStratifiedGroupKFold(n_splits=2, random_state=0).split(None, Y, groups=groups):
+        assert not set(groups[train].tolist()) & set(groups[test].tolist())  # no id on both sides (1 == 1.0 == True)
+
+
+METHOD = st.one_of(st.text(max_size=12), st.sampled_from(["ITERATIVE", " iterative", "iterativ", "os.path", "numpy.ndarray",
+                                                          "sklearn.model_selection.KFold", "stratbench.nothing.Here"]),
+                   st.integers(), st.none(), st.just(ShuffleSplit))
+
+
+@settings(max_examples=100, deadline=None)
+@given(method=METHOD)
+def test_method_is_a_registered_name_or_a_stratifier_class_checked_at_construction(method):
+    from stratbench.model_selection import MultilabelStratifiedKFold
+
+    if isinstance(method, str) and method in stratifiers.names():
+        MultilabelStratifiedKFold(n_splits=2, method=method)
+        return
+    with pytest.raises(ValueError) as refused:
+        MultilabelStratifiedKFold(n_splits=2, method=method)
+    written = method.__name__ if isinstance(method, type) else repr(method) if isinstance(method, str) else "registered"
+    assert written in str(refused.value)  # the message names what was written
+
+
+def _sklearn_defaults():
+    """Each splitter beside the scikit-learn class whose spellings of a default it takes (the keyword defaults of
+    scikit-learn's own signature)."""
+    import inspect
+
+    from sklearn.model_selection import GroupKFold, KFold, RepeatedKFold
+
+    from stratbench import model_selection as ms
+
+    def defaults(cls):
+        return {k: p.default for k, p in inspect.signature(cls).parameters.items() if p.default is not p.empty}
+
+    return [(ms.MultilabelStratifiedKFold, defaults(KFold)), (ms.MultilabelStratifiedGroupKFold, defaults(GroupKFold)),
+            (ms.RepeatedMultilabelStratifiedKFold, defaults(RepeatedKFold)),
+            (ms.MultilabelStratifiedShuffleSplit, defaults(ShuffleSplit))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(pair=st.sampled_from(_sklearn_defaults()), data=st.data())
+def test_scikit_learns_spellings_of_a_default_mean_the_default(pair, data):
+    cls, defaults = pair
+    given_ = data.draw(st.sets(st.sampled_from(sorted(defaults))), label="spelled")
+    spelled = cls(**{k: defaults[k] for k in given_})
+    counts = cls(**{k: defaults[k] for k in given_ if k in ("n_splits", "n_repeats")})
+    Y = (np.random.default_rng(0).random((40, 3)) < 0.4).astype(int)
+    groups = np.arange(40) % 10 if "Group" in cls.__name__ else None
+    splits = list(spelled.split(None, Y, groups=groups))
+    assert len(splits) == spelled.get_n_splits() == counts.get_n_splits()
+    for train, test in splits:
+        assert len(train) + len(test) <= 40 and not np.intersect1d(train, test).size

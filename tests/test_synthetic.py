@@ -55,7 +55,7 @@ def test_the_data_realise_the_configured_cardinality(labels, cardinality, depend
     assert abs(realised - cardinality) <= 0.1 * cardinality, realised
 
 
-def test_a_cardinality_below_what_the_dependence_allows_weakens_the_dependence_with_a_notice():
+def test_a_cardinality_below_what_the_dependence_allows_weakens_the_dependence_with_a_notice(tmp_path):
     """40 labels at 1.5 a row: dependence 0.25 leaves at least 2.4 labels a row (a first label brings its
     co-occurring partners), so the generator weakens the dependence to what 1.5 allows, as MOA's does, and says so;
     the data then realise 1.5. A cardinality outside [1, labels] is refused as before."""
@@ -63,6 +63,17 @@ def test_a_cardinality_below_what_the_dependence_allows_weakens_the_dependence_w
                                          r"dependence 0.25; the generator uses 0.0\d+"):
         ds = generate_synthetic("r", 500, 40, 4, 1.5, 0.25, seed=3, census=2000)
     assert abs(ds.Y.sum() / 500 - 1.5) <= 0.1 * 1.5
+    # the dependence used is recorded: in the dataset's file, its statistics row and `stratbench check`'s line
+    assert 0 < ds.dependence < 0.1
+    from stratbench.__main__ import generated_statistics
+    from stratbench.datasets import dataset_statistics, load_dataset, save_dataset
+
+    save_dataset(ds, tmp_path / "r.npz")
+    assert load_dataset(tmp_path / "r.npz").dependence == ds.dependence
+    assert dataset_statistics("r", ds.Y, ds.dependence)["dependence"] == ds.dependence
+    line = generated_statistics("r", "synthetic", {"cardinality": 1.5, "dependence": 0.25}, ds.Y, ds.dependence)
+    assert line.endswith(f"dependence {ds.dependence:.4g} (configured 0.25: the strongest this cardinality allows)")
+    assert generate_synthetic("s", 50, 4, 2, 1.5, 0.25, seed=3, census=200).dependence == 0.25  # as configured
     with pytest.raises(StratbenchError, match=r"cardinality 0.5 must lie in \[1, labels=6\]"):
         generate_synthetic("r", 500, 6, 4, 0.5, 0.0, seed=3)
 
@@ -84,7 +95,7 @@ def test_the_generator_reaches_every_mulan_datasets_shape_at_the_default_depende
     labels, cardinality = MULAN_SHAPES[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the notice, where the dependence is weakened
-        pi, theta, rng = label_model(name, labels, cardinality)
+        pi, theta, rng, _ = label_model(name, labels, cardinality)
     realised = sample_labelsets(2000, pi, theta, rng).sum(axis=1).mean()
     assert abs(realised - cardinality) <= 0.1 * cardinality, realised
 

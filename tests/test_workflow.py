@@ -6,7 +6,7 @@ import subprocess
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import plan_changed, planned_jobs, run_snakemake, tiny_config
+from conftest import REPO, plan_changed, planned_jobs, run_snakemake, tiny_config
 
 pytestmark = pytest.mark.workflow
 
@@ -94,6 +94,25 @@ def test_a_finished_study_has_nothing_left_to_do(finished_runs, mirror):
     result = run_snakemake(finished_runs[0], tiny_config(mirror), "-n", "--cores", "1")
     assert result.returncode == 0
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_stratbench_plan_prints_each_table_once_and_a_finished_studys_plan_on_request(finished_runs, monkeypatch,
+                                                                                      capsys):
+    """Snakemake prints a dry run's job table before and after it: ``stratbench plan`` prints it once; on a finished
+    study it says that nothing is due and how to see the whole plan, which ``--all`` prints."""
+    from stratbench.__main__ import main
+
+    study = finished_runs[0]
+    monkeypatch.setenv("STRATBENCH_CACHE", str(study / "cache"))
+    plan = ["plan", "--configfile", str(study / "config.yaml"), "--directory", str(study), "--snakefile",
+            str(REPO / "workflow" / "Snakefile")]
+    assert main(plan) == 0
+    out = capsys.readouterr().out
+    assert "Nothing to be done" in out and "stratbench plan --all" in out and "Job stats:" not in out
+    assert main([*plan, "--all"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Job stats:") == 1 and "This was a dry-run" in out and "stratbench plan --all" not in out
+    assert planned_jobs(type("Run", (), {"stdout": out, "stderr": ""}))["make_folds"] == 4
 
 
 def test_a_deleted_job_output_is_made_again_by_a_plain_run(finished_runs, mirror):

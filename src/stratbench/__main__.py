@@ -30,7 +30,8 @@ Crate profile): the workflow, the config as run, every output, the run and its j
 ``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
 dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
 calibration on this machine, and writes it under
-``results/<study>/estimate/``: ``summary.{csv,md}``, ``jobs.csv`` (every job: threads, CPU and wall
+``estimates/<study>/`` (beside ``results/``, never in it: a machine's calibration is not a study's output):
+``summary.{csv,md}``, ``jobs.csv`` (every job: threads, CPU and wall
 seconds, memory; the workflow's rules read their ``mem_mb`` and ``runtime`` from it) and
 ``calibration.json``.
 """
@@ -66,7 +67,9 @@ def _estimate(args) -> int:
 
     study = _load_study(args.configfile)
     config = study.config
-    out = Path(args.out or Path(args.directory) / study.results / "estimate")
+    out = Path(args.out or Path(args.directory) / cost.estimate_folder(study.name))
+    if too_many := more_cores_than_here(args.cores):
+        print(too_many, file=sys.stderr)
     print(f"calibrating {study.name} on this machine ({args.cores} cores for the wall time)…", file=sys.stderr)
     jobs, table, calibration = cost.estimate(config, args.cores, args.directory, args.samples,
                                              log=lambda m: print(m, file=sys.stderr))
@@ -83,6 +86,15 @@ def _estimate(args) -> int:
     write_text(out / "calibration.json", json.dumps(calibration, indent=1, default=float) + "\n")
     print(f"written: {out}/summary.md, jobs.csv, calibration.json", file=sys.stderr)
     return 0
+
+
+def more_cores_than_here(cores: int) -> str | None:
+    """The warning for an estimate asked for more cores than this machine gives this process, else None."""
+    here = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores <= here:
+        return None
+    return (f"warning: --cores {cores} is more than the {here} cores this machine gives this process: the wall time is "
+            f"of a machine with {cores} cores as fast as these, timed here")
 
 
 def _mirror(args) -> int:
@@ -166,16 +178,20 @@ def _check(args) -> int:
           f"× {len(study.repeats)} repeats; outputs in {study.results}/")
     for name in study.datasets:
         if study.generated_spec(name):
-            print(generated_statistics(name, *study.generated_spec(name), study.load_dataset(name).Y))
+            data = study.load_dataset(name)
+            print(generated_statistics(name, *study.generated_spec(name), data.Y, data.dependence))
     return 0
 
 
-def generated_statistics(name: str, kind: str, params: dict, Y) -> str:
-    """One line of what a generated dataset realises, beside what its config asks where it asks it.
+def generated_statistics(name: str, kind: str, params: dict, Y, dependence: float | None = None) -> str:
+    """One line of what a generated dataset realises, beside what its config asks where it asks it (the
+    dependence the generator used where it is given, weakened where the cardinality asked for needs it).
 
     >>> import scipy.sparse as sp
     >>> generated_statistics("s", "synthetic", {"cardinality": 1.5}, sp.csr_matrix([[1, 0], [1, 1], [0, 1], [1, 0]]))
     's (synthetic): 4 examples × 2 labels; 1.25 labels a row (configured 1.5); 3 labelsets; the rarest label has 2 examples'
+    >>> generated_statistics("s", "synthetic", {"dependence": 0.5}, sp.csr_matrix([[1, 0], [0, 1]]), 0.125)[-69:]
+    'dependence 0.125 (configured 0.5: the strongest this cardinality allows)'
     """
     import numpy as np
 
@@ -183,9 +199,18 @@ def generated_statistics(name: str, kind: str, params: dict, Y) -> str:
 
     n, q = Y.shape
     asked = f" (configured {params['cardinality']:g})" if "cardinality" in params else ""
-    return (f"{name} ({kind}): {n} examples × {q} labels; {Y.sum() / n:.3g} labels a row{asked}; "
-            f"{len(np.unique(labelset_ids(Y)))} labelsets; the rarest label has {int(np.bincount(Y.indices, minlength=q).min())} "
-            "examples")
+    line = (f"{name} ({kind}): {n} examples × {q} labels; {Y.sum() / n:.3g} labels a row{asked}; "
+            f"{len(np.unique(labelset_ids(Y)))} labelsets; the rarest label has "
+            f"{int(np.bincount(Y.indices, minlength=q).min())} examples")
+    if dependence is None:
+        return line
+    import inspect
+
+    from stratbench.datasets.synthetic import generate
+
+    configured = params.get("dependence", inspect.signature(generate).parameters["dependence"].default)
+    weakened = f" (configured {configured:g}: the strongest this cardinality allows)" if configured != dependence else ""
+    return f"{line}; dependence {dependence:.4g}{weakened}"
 
 
 FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims",
@@ -243,13 +268,35 @@ def _default_subject(study, name: str, of: str) -> str:
 
 def _plan(args) -> int:
     """``snakemake -n --quiet rules``: the dry run's summary (jobs per rule and why) without a block per job,
-    which a paper's study prints by the ten thousand (``snakemake -n`` still lists them)."""
+    which a paper's study prints by the ten thousand (``snakemake -n`` still lists them). Snakemake prints the
+    job table before and after a dry run: it is printed once. ``--all`` plans every job (``--forceall``), what a
+    finished study's run made; a finished study without it says so."""
     import subprocess
 
     command = [sys.executable, "-m", "snakemake", "-n", "--quiet", "rules", "--directory", args.directory]
     if args.configfile:
         command += ["--configfile", args.configfile]
-    return subprocess.run(command, cwd=args.directory).returncode
+    if args.snakefile:
+        command += ["--snakefile", args.snakefile]
+    if args.all:
+        command.append("--forceall")
+    done = subprocess.run(command, cwd=args.directory, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(once(done.stdout), end="")
+    if done.returncode == 0 and "Nothing to be done" in done.stdout:
+        print("The study is finished: nothing is due. Its whole plan: stratbench plan --all")
+    return done.returncode
+
+
+def once(output: str) -> str:
+    """``output`` without the repeats of a block (lines between blank lines) that starts ``Job stats:``."""
+    blocks, seen = [], set()
+    for block in output.split("\n\n"):
+        if block.lstrip("\n").startswith("Job stats:"):
+            if block.strip() in seen:
+                continue
+            seen.add(block.strip())
+        blocks.append(block)
+    return "\n\n".join(blocks)
 
 
 def main(argv=None) -> int:
@@ -274,7 +321,7 @@ def main(argv=None) -> int:
     est.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores for the wall time (default: this machine's)")
     est.add_argument("--samples", type=int, default=24, help="forests timed per dataset and classifier (default 24)")
     est.add_argument("--directory", default=".", help="the workflow's working directory (its resources/ cache)")
-    est.add_argument("--out", help="output folder (default results/<study>/estimate)")
+    est.add_argument("--out", help="output folder (default estimates/<study>)")
     mirror = sub.add_parser("mirror", help="download the pinned MULAN files into a mirror folder")
     mirror.add_argument("folder", help="where the files go, as <folder>/<dataset>/<file>")
     mirror.add_argument("datasets", nargs="*", help="MULAN datasets (default: every pinned one)")
@@ -290,6 +337,8 @@ def main(argv=None) -> int:
     plan = sub.add_parser("plan", help="the jobs a study's run would make, per rule (Snakemake's dry run, its summary)")
     plan.add_argument("--configfile", help="the study (default: the workflow's config/config.yaml)")
     plan.add_argument("--directory", default=".", help="the workflow's working directory")
+    plan.add_argument("--snakefile", help="the workflow (default: Snakemake's, workflow/Snakefile in the directory)")
+    plan.add_argument("--all", action="store_true", help="every job of the study, done or due (a finished study's plan)")
     check = sub.add_parser("check", help="read and check a study without running it")
     check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")

@@ -69,9 +69,9 @@ wildcard_constraints:
 
 
 # Every job asks for memory and time: from `stratbench estimate` when it has been run for this study
-# (results/<study>/estimate/jobs.csv), else from the dataset's shape (stratbench.cost.resources). A
-# rule without a cost model stops the workflow here, so the estimate cannot forget it.
-ESTIMATE = cost.read_estimate(f"{study.results}/estimate/jobs.csv")
+# (estimates/<study>/jobs.csv, beside results/), else from the dataset's shape (stratbench.cost.resources).
+# A rule without a cost model stops the workflow here, so the estimate cannot forget it.
+ESTIMATE = cost.read_estimate(f"{cost.estimate_folder(study.name)}/jobs.csv")
 
 
 def asks(rule):

@@ -10,8 +10,9 @@ from stratbench.datasets.statistics import identical_label_matrices, statistics_
 from stratbench.io import write_csv, write_text
 from stratbench.tables.summary import statistics_markdown
 
-labels = {name: load_dataset(path).Y for name, path in zip(snakemake.params.names, snakemake.input.data)}
-table = statistics_table([dataset_statistics(name, Y) for name, Y in labels.items()])
+data = {name: load_dataset(path) for name, path in zip(snakemake.params.names, snakemake.input.data)}
+labels = {name: ds.Y for name, ds in data.items()}
+table = statistics_table([dataset_statistics(name, ds.Y, ds.dependence) for name, ds in data.items()])
 same = identical_label_matrices(labels)
 for a, b in same:
     warnings.warn(f"datasets {a!r} and {b!r} have identical label matrices: they count twice in every rank test", stacklevel=1)

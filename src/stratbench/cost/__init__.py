@@ -14,7 +14,7 @@ import importlib
 _WHERE = {
     **dict.fromkeys(["Job", "duration", "estimate", "planned_jobs", "simulate", "study_jobs", "summary", "workflow_plan"],
                     "jobs"),
-    **dict.fromkeys(["BASE_MB", "RULES", "cost_model", "read_estimate", "rule_requests", "rule_resources",
+    **dict.fromkeys(["BASE_MB", "ESTIMATES", "RULES", "cost_model", "estimate_folder", "read_estimate", "rule_requests", "rule_resources",
                      "shape_evaluation", "shape_forest_seconds"], "requests"),
 }
 __all__ = sorted(_WHERE)

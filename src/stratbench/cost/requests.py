@@ -68,6 +68,15 @@ def cost_model(rule: str) -> str:
         raise StratbenchError(f"rule {rule!r} has no cost model: add it to stratbench.cost.requests.RULES") from None
 
 
+ESTIMATES = "estimates"  # beside results/ and logs/: a machine's calibration, never in a study's outputs
+
+
+def estimate_folder(study: str) -> str:
+    """Where ``stratbench estimate`` writes a study's estimate, relative to the workflow's folder: outside
+    ``results/<study>``, so that the run's manifest and RO-Crate hold only the study's outputs."""
+    return f"{ESTIMATES}/{study}"
+
+
 def read_estimate(path) -> dict:
     """The jobs of a written estimate (``jobs.csv``) keyed by (job kind, dataset, stratifier, classifier);
     empty when there is none."""

@@ -24,6 +24,9 @@ class MultilabelDataset:
     label_names: list[str]
     feature_names: list[str]
     groups: np.ndarray | None = None  # a group id per example (rows that must share a fold), if any
+    # the synthetic generator's label dependence as used: the configured one, or the strongest that realises the
+    # configured cardinality where that one cannot (stratbench.datasets.synthetic.label_model); None for real data
+    dependence: float | None = None
 
     @property
     def n_examples(self) -> int:
@@ -54,6 +57,8 @@ def save_dataset(ds: MultilabelDataset, path: str | os.PathLike) -> None:
     )
     if ds.groups is not None:
         arrays["groups"] = np.asarray(ds.groups, dtype=np.int64)
+    if ds.dependence is not None:
+        arrays["dependence"] = np.float64(ds.dependence)
     if sp.issparse(ds.X):
         X = sp.csr_matrix(ds.X, dtype=np.float32)
         X.sort_indices()
@@ -80,4 +85,5 @@ def load_dataset(path: str | os.PathLike) -> MultilabelDataset:
             name=str(z["name"]), X=X, Y=Y,
             label_names=z["label_names"].tolist(), feature_names=z["feature_names"].tolist(),
             groups=z["groups"] if "groups" in z else None,
+            dependence=float(z["dependence"]) if "dependence" in z else None,
         )

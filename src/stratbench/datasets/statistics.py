@@ -13,12 +13,14 @@ COLUMNS = [
     "dataset", "labels", "examples", "labelsets", "labelsets_per_example",
     "examples_per_labelset_min", "examples_per_labelset_avg", "examples_per_labelset_max",
     "examples_per_label_min", "examples_per_label_avg", "examples_per_label_max",
+    "dependence",  # the synthetic generator's label dependence as used (empty for real data)
 ]
 
 
-def dataset_statistics(name: str, Y: sp.csr_matrix) -> dict:
+def dataset_statistics(name: str, Y: sp.csr_matrix, dependence: float | None = None) -> dict:
     """Table 1's row: labels, examples, distinct labelsets, their ratio, examples per labelset and
-    per label (min/avg/max). The averages are unrounded (the paper prints them rounded)."""
+    per label (min/avg/max). The averages are unrounded (the paper prints them rounded). ``dependence``: a
+    synthetic dataset's, as its generator used it (:attr:`MultilabelDataset.dependence`)."""
     n, q = Y.shape
     per_labelset = np.bincount(labelset_ids(Y))
     per_label = np.asarray(sp.csr_matrix(Y).sum(axis=0)).ravel()
@@ -31,6 +33,7 @@ def dataset_statistics(name: str, Y: sp.csr_matrix) -> dict:
         examples_per_label_min=int(per_label.min()),
         examples_per_label_avg=float(per_label.mean()),
         examples_per_label_max=int(per_label.max()),
+        dependence=np.nan if dependence is None else float(dependence),
     )
 
 

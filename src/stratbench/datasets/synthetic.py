@@ -209,7 +209,8 @@ class RandomRBF:
 
 
 def label_model(name: str, labels: int, cardinality: float, dependence: float = 0.25, seed: int = 1, **_):
-    """(π, θ, the generator's random stream after them) of the synthetic dataset ``name``: the first draws of
+    """(π, θ, the generator's random stream after them, the dependence used) of the synthetic dataset ``name``:
+    the first draws of
     :func:`generate`, also what a config check runs to refuse a cardinality that cannot be realised before any
     job (the other parameters, ``**_``, do not enter)."""
     if labels < 1:
@@ -223,7 +224,7 @@ def label_model(name: str, labels: int, cardinality: float, dependence: float = 
     raw = rng.random(labels)
     try:
         pi, theta = calibrated_priors(raw, *dependence_draws(labels, dependence, rng), cardinality, rng)
-        return pi, theta, rng
+        return pi, theta, rng, dependence
     except UnrealisableCardinality:
         used = weaker_dependence(labels, cardinality, dependence, seed)
         if used is None:
@@ -235,7 +236,7 @@ def label_model(name: str, labels: int, cardinality: float, dependence: float = 
     rng = np.random.default_rng(seed)  # the draws of a config that asked for the weaker dependence itself
     raw = rng.random(labels)
     pi, theta = calibrated_priors(raw, *dependence_draws(labels, used, rng), cardinality, rng)
-    return pi, theta, rng
+    return pi, theta, rng, used
 
 
 def weaker_dependence(labels: int, cardinality: float, dependence: float, seed: int) -> float | None:
@@ -277,7 +278,7 @@ def generate(
     """
     if examples < 1 or features < 1:
         raise StratbenchError(f"synthetic dataset {name!r}: examples, labels and features must be ≥ 1")
-    pi, theta, rng = label_model(name, labels, cardinality, dependence, seed)
+    pi, theta, rng, used = label_model(name, labels, cardinality, dependence, seed)
     S = attribute_labelsets(sample_labelsets(census, pi, theta, rng), features, rng)
     Y = sample_labelsets(examples, pi, theta, rng)
     binary = RandomRBF(features, rng, n_centroids=centroids)
@@ -287,5 +288,5 @@ def generate(
     return MultilabelDataset(
         name=name, X=X, Y=sp.csr_matrix(Y, dtype=np.int8),
         label_names=[f"label{j}" for j in range(labels)],
-        feature_names=[f"x{a}" for a in range(features)],
+        feature_names=[f"x{a}" for a in range(features)], dependence=used,
     )

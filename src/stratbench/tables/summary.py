@@ -103,7 +103,10 @@ def fold_quality_markdown(summary: pd.DataFrame) -> str:
 
 
 def statistics_markdown(stats: pd.DataFrame, identical: list[tuple[str, str]] = ()) -> str:
-    """Table 1's columns per dataset; below them, a warning for each pair of datasets with identical labels."""
+    """Table 1's columns per dataset (and the synthetic generator's dependence as used, where a dataset is
+    synthetic); below them, a warning for each pair of datasets with identical labels."""
+    if "dependence" in stats and stats["dependence"].isna().all():
+        stats = stats.drop(columns="dependence")
     warnings = "".join(f"\n**Warning:** datasets `{a}` and `{b}` have identical label matrices: they count twice in "
                        f"every rank test and Friedman/Nemenyi test of this study.\n" for a, b in identical)
     return (f"## Datasets (Sechidis et al. 2011, Table 1 columns)\n\n{stats.to_markdown(index=False, floatfmt='.4g')}\n"
