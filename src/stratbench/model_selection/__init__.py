@@ -19,7 +19,11 @@ What they mean, the same for every method:
 - checks: X, y and groups of one length, ``n_splits`` an integer from 2 to the rows (or the groups), fold
   shares one per fold, and no keyword the splitter does not take (a TypeError at construction), with
   scikit-learn's messages;
-- :func:`distinct_test_sets`: how many different test sets a cross-validator gives over its splits.
+- :func:`distinct_test_sets`: how many different test sets a cross-validator gives over its splits;
+- :class:`MultilabelStratifiedParts` and :func:`train_validation_test_split`: k named parts (train, validation
+  and test by default) in one stratified split, with exact sizes, groups kept whole, and ``rare="guarantee"``
+  for a positive of every label with as many positives as parts in each part (no peer has them: their users
+  split twice, scikit-multilearn #209).
 
 ``compat`` means one thing everywhere: the peer's own folds, bit for bit, so a project can switch mid-study
 and keep its folds. ``compat="iterstrat"`` gives iterative-stratification 0.1.9's
@@ -42,6 +46,7 @@ MultilabelStratifiedKFold(n_splits=2, shuffle=True, random_state=0, method='iter
 [3, 3]
 """
 
+from stratbench.model_selection._parts import MultilabelStratifiedParts, train_validation_test_split
 from stratbench.model_selection._split import (
     IterativeStratification,
     MultilabelStratifiedGroupKFold,
@@ -53,5 +58,5 @@ from stratbench.model_selection._split import (
 )
 
 __all__ = ["IterativeStratification", "MultilabelStratifiedGroupKFold", "MultilabelStratifiedKFold",
-           "MultilabelStratifiedShuffleSplit", "RepeatedMultilabelStratifiedKFold", "distinct_test_sets",
-           "iterative_train_test_split"]
+           "MultilabelStratifiedParts", "MultilabelStratifiedShuffleSplit", "RepeatedMultilabelStratifiedKFold",
+           "distinct_test_sets", "iterative_train_test_split", "train_validation_test_split"]

@@ -1,0 +1,259 @@
+"""k named parts in one call (train, validation and test, or any k): :class:`MultilabelStratifiedParts` and
+:func:`train_validation_test_split`; and the check that every label with enough positives has one in every part
+(:func:`labels_missing_a_part`, :func:`place_in_every_part`)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from stratbench import StratbenchError, stratifiers
+from stratbench.labels import as_label_matrix
+from stratbench.model_selection._split import _MultilabelSplitter, _take
+from stratbench.stratifiers._base import check_random_state
+from stratbench.stratifiers._checks import check_consistent_length, check_groups, check_n_splits
+from stratbench.stratifiers._sizes import fit_sizes, leaving_cost
+
+RARE = ("warn", "guarantee", "ignore")  # what a split does about a label with no positive in some part
+
+
+def part_sizes(n: int, sizes) -> np.ndarray:
+    """Each part's rows, as scikit-learn's ``train_test_split`` rounds its two: a share rounds up for every part
+    but the first, which takes the rest; counts are taken as they are and must sum to ``n``.
+
+    >>> part_sizes(101, (0.7, 0.15, 0.15)).tolist()
+    [69, 16, 16]
+    >>> part_sizes(10, (6, 2, 2)).tolist()
+    [6, 2, 2]
+    """
+    values = check_sizes(sizes)
+    if _counts(values):
+        if sum(values) != n:
+            raise StratbenchError(f"sizes {values} as counts must sum to the {n} rows (they sum to {sum(values)})")
+        return np.array(values, dtype=np.int64)
+    rest = [math.ceil(v * n) for v in values[1:]]
+    first = n - sum(rest)
+    if first < 1:
+        raise StratbenchError(f"with {n} rows, sizes {values} round to {rest} rows for the parts after the first, "
+                              "leaving the first empty; give fewer parts or smaller shares")
+    return np.array([first, *rest], dtype=np.int64)
+
+
+def _counts(values) -> bool:
+    return all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values)
+
+
+def check_sizes(sizes) -> list:
+    """The parts' sizes as given: 2 or more counts ≥ 1, or 2 or more shares in (0, 1) summing to 1."""
+    try:
+        values = list(sizes)
+    except TypeError:
+        raise StratbenchError(f"sizes must be a list of shares or counts, one per part, got {sizes!r}") from None
+    if len(values) < 2:
+        raise StratbenchError(f"sizes must give 2 or more parts, got {sizes!r}")
+    if _counts(values):
+        if min(values) < 1:
+            raise StratbenchError(f"sizes {values} as counts must be ≥ 1 each")
+        return values
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 < v < 1 for v in values):
+        raise StratbenchError(f"sizes must be shares in (0, 1) or counts ≥ 1, all of one kind; got {values!r}")
+    if abs(sum(values) - 1) > 1e-9:
+        raise StratbenchError(f"sizes {values} as shares must sum to 1 (they sum to {sum(values):.6g})")
+    return values
+
+
+def labels_missing_a_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray:
+    """The labels that have a positive in fewer than all ``k`` parts although they have ≥ k positives."""
+    Y = sp.csr_matrix(Y)
+    counts = sp.csr_matrix((np.ones(len(ids)), (ids, np.arange(len(ids)))), shape=(k, len(ids))) @ Y
+    counts = counts.toarray()
+    positives = counts.sum(axis=0)
+    return np.flatnonzero((positives >= k) & (counts == 0).any(axis=0))
+
+
+def place_in_every_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray:
+    """``ids`` changed by swaps of two rows (the sizes kept) until every label with ≥ k positives has one in every
+    part: for each such label lacking a part (the rarest first), a positive row leaves the part holding most of the
+    label for the lacking part, and one row without the label comes back; a swap never takes from a part the last
+    positive of a label it holds. Each pair is the cheapest by :func:`~stratbench.stratifiers._sizes.leaving_cost`
+    (lowest rows on ties). StratbenchError naming the labels no such swap can place."""
+    Y = sp.csr_matrix(Y, dtype=np.int64)
+    ids = ids.copy()
+    n, L = Y.shape
+    member = sp.csr_matrix((np.ones(n), (ids, np.arange(n))), shape=(k, n))
+    counts = (member @ Y).toarray().astype(np.int64)  # k × L positives per part
+    positives = counts.sum(axis=0)
+    unplaced = []
+    for label in sorted(labels_missing_a_part(Y, ids, k), key=lambda lab: (positives[lab], lab)):
+        for taker in np.flatnonzero(counts[:, label] == 0):
+            swap = _cheapest_swap(Y, ids, counts, label, int(taker))
+            if swap is None:
+                unplaced.append(int(label))
+                break
+            out, back = swap
+            donor = ids[out]
+            for row, source, target in ((out, donor, taker), (back, taker, donor)):
+                cols = Y.indices[Y.indptr[row]:Y.indptr[row + 1]]
+                counts[source, cols] -= 1
+                counts[target, cols] += 1
+                ids[row] = target
+    if unplaced:
+        raise StratbenchError(f"{len(unplaced)} labels with at least {k} positives cannot be given one in every "
+                              f"part by any swap that keeps the sizes and the other labels placed: labels "
+                              f"{unplaced[:10]}{' …' if len(unplaced) > 10 else ''}")
+    return ids
+
+
+def _cheapest_swap(Y: sp.csr_matrix, ids: np.ndarray, counts: np.ndarray, label: int, taker: int):
+    """(a row with ``label`` to move into ``taker``, a row of ``taker`` without it to move back), or None."""
+    column = Y[:, label].toarray().ravel() > 0
+    for donor in np.argsort(-counts[:, label], kind="stable"):
+        if counts[donor, label] < 2:
+            return None
+        out_rows = np.flatnonzero((ids == donor) & column)
+        out_rows = out_rows[np.argsort(leaving_cost(Y, out_rows), kind="stable")]
+        back_rows = np.flatnonzero((ids == taker) & ~column)
+        back_rows = back_rows[np.argsort(leaving_cost(Y, back_rows), kind="stable")]
+        for out in out_rows:
+            if not _can_leave(Y, counts, out, donor):
+                continue
+            for back in back_rows:
+                if _can_leave(Y, counts, back, taker):
+                    return int(out), int(back)
+    return None
+
+
+def _can_leave(Y: sp.csr_matrix, counts: np.ndarray, row: int, part: int) -> bool:
+    """Whether ``row`` can leave ``part`` without taking the last positive there of a label it holds."""
+    cols = Y.indices[Y.indptr[row]:Y.indptr[row + 1]]
+    return bool((counts[part, cols] >= 2).all())
+
+
+def warn_missing_parts(Y: sp.csr_matrix, ids: np.ndarray, names, stacklevel: int) -> None:
+    """One warning naming how many labels were left with no positive in some part, and which (the first ten)."""
+    k = len(names)
+    counts = (sp.csr_matrix((np.ones(len(ids)), (ids, np.arange(len(ids)))), shape=(k, len(ids))) @ Y).toarray()
+    empty = np.flatnonzero((counts == 0).any(axis=0) & (counts.sum(axis=0) > 0))
+    if len(empty):
+        warnings.warn(f"{len(empty)} of {Y.shape[1]} labels have no positive in some part ({', '.join(names)}): "
+                      f"labels {empty[:10].tolist()}{' …' if len(empty) > 10 else ''}; rare='guarantee' places "
+                      "every label with as many positives as parts in each", UserWarning, stacklevel=stacklevel + 1)
+
+
+class MultilabelStratifiedParts(_MultilabelSplitter):
+    """k named parts of the rows (train, validation and test by default) in one stratified split, ``n_splits``
+    independent draws: the method (``"iterative"`` by default, any registered one) splits the rows in a fresh
+    random order into k subsets of the parts' shares, moved to the exact sizes of :func:`part_sizes` by the fewest
+    label changes (without groups; with ``groups`` every group stays whole and the sizes are as near as the
+    groups allow). ``rare``: ``"warn"`` (one warning per split naming the labels left with no positive in some
+    part), ``"guarantee"`` (every label with at least k positives gets one in every part, or a StratbenchError
+    names the labels that cannot), ``"ignore"``. :meth:`split` yields one tuple of k index arrays per draw.
+
+    >>> import numpy as np
+    >>> Y = np.eye(3, dtype=int).repeat(10, axis=0)
+    >>> cv = MultilabelStratifiedParts((0.6, 0.2, 0.2), random_state=0)
+    >>> [len(rows) for rows in next(cv.split(None, Y))]
+    [18, 6, 6]
+    """
+
+    def __init__(self, sizes=(0.8, 0.1, 0.1), names=("train", "validation", "test"), *, n_splits: int = 1,
+                 random_state=None, method: str = "iterative", rare: str = "warn", **params):
+        self.sizes, self.names, self.n_splits, self.random_state, self.method, self.rare, self.params = (
+            sizes, names, n_splits, random_state, method, rare, params)
+        self.compat = None
+        self._check_params()
+
+    def _check_params(self) -> None:
+        check_n_splits(self.n_splits, least=1)
+        if self.rare not in RARE:
+            raise StratbenchError(f"rare must be one of {RARE}, got {self.rare!r}")
+        k = len(check_sizes(self.sizes))
+        names = list(self.names)
+        if len(names) != k or len(set(names)) != k:
+            raise StratbenchError(f"names {names} must name each of the {k} parts once")
+        if "fold_shares" in self.params:
+            raise TypeError(f"{type(self).__name__} takes sizes, not fold_shares")
+        self._check_method(self.method, self.params, None)
+        self._check_random_state()
+
+    def _repr_items(self):
+        return [item for item in super()._repr_items() if item[0] != "compat"]
+
+    def part_ids(self, y, groups=None) -> np.ndarray:
+        """``n_splits`` × n: each row's part (0…k−1, in the order of ``sizes``) in every draw."""
+        self._check_params()
+        Y = as_label_matrix(y)
+        n, k = Y.shape[0], len(self.sizes)
+        groups = check_groups(groups, n)
+        targets = part_sizes(n, self.sizes)
+        rng = check_random_state(self.random_state)
+        cls = stratifiers.resolve(self.method)
+        if groups is not None and not cls.supports_groups:
+            raise StratbenchError(f"{self.method!r} does not split by groups: choose one that does "
+                                  f"({', '.join(m for m in stratifiers.names() if stratifiers.resolve(m).supports_groups)})")
+        draws = []
+        for _ in range(self.n_splits):
+            order = rng.permutation(n)
+            inner = stratifiers.get(self.method, n_splits=k, fold_shares=(targets / n).tolist(), random_state=rng,
+                                    **self.params)
+            ids = np.empty(n, dtype=np.int64)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*fewer positives than the")  # said once, below
+                ids[order] = inner.fold_ids(Y[order], None if groups is None else groups[order])
+            if groups is None:
+                ids = fit_sizes(Y, ids, targets)
+                if self.rare == "guarantee":
+                    ids = place_in_every_part(Y, ids, k)
+            elif self.rare == "guarantee":
+                raise StratbenchError("rare='guarantee' moves single rows between parts: it does not keep groups "
+                                      "whole; use rare='warn' with groups")
+            draws.append(ids)
+        return np.stack(draws)
+
+    def split(self, X=None, y=None, groups=None):
+        """One tuple of k index arrays (the rows of each part, in the order of ``sizes``) per draw."""
+        yield from self._split(X, y, groups, stacklevel=3)  # the warning points at the caller's loop
+
+    def _split(self, X, y, groups, stacklevel: int):
+        if y is None:
+            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (n examples × L labels, 0/1)")
+        check_consistent_length(X=X, y=y, groups=groups)
+        Y = as_label_matrix(y)
+        for ids in self.part_ids(Y, groups):
+            if self.rare == "warn":
+                warn_missing_parts(Y, ids, list(self.names), stacklevel=stacklevel)
+            yield tuple(np.flatnonzero(ids == j) for j in range(len(self.sizes)))
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_splits
+
+
+def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, random_state=None,
+                                method: str = "iterative", rare: str = "warn", **params) -> list:
+    """Every array of ``arrays`` (X, y, sample weights, …; arrays, sparse matrices, pandas objects or lists) in
+    k stratified parts of one split by ``y`` (train, validation and test by default), in scikit-learn's
+    ``train_test_split`` order: the parts of the first array, then the next's. Sizes, groups, ``rare`` and the
+    method as :class:`MultilabelStratifiedParts`.
+
+    >>> import numpy as np
+    >>> X, Y = np.arange(30).reshape(30, 1), np.eye(3, dtype=int).repeat(10, axis=0)
+    >>> X_train, X_val, X_test, y_train, y_val, y_test = train_validation_test_split(X, Y, y=Y, random_state=0)
+    >>> len(X_train), len(X_val), len(X_test), y_test.sum(axis=0).tolist()
+    (24, 3, 3, [1, 1, 1])
+    """
+    if not arrays:
+        raise StratbenchError("train_validation_test_split needs at least one array to split (e.g. X, y)")
+    check_consistent_length(**{f"arrays[{i}]": a for i, a in enumerate(arrays)}, y=y, groups=groups)
+    k = len(check_sizes(sizes))
+    names = ("train", "validation", "test") if k == 3 else tuple(f"part {j}" for j in range(k))
+    cv = MultilabelStratifiedParts(sizes, names, random_state=random_state, method=method, rare=rare, **params)
+    parts = next(cv._split(None, y, groups, stacklevel=3))  # the warning points at the caller's line
+    return [_take(a, rows) for a in arrays for rows in parts]
+
+
+__all__ = ["MultilabelStratifiedParts", "check_sizes", "labels_missing_a_part", "part_sizes", "place_in_every_part",
+           "train_validation_test_split"]
