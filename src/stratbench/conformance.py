@@ -283,6 +283,26 @@ def classes() -> list[Splitter]:
                                                                   compat=self.compat, **self.kw)
             yield np.ravel(X_train), np.ravel(X_test)  # X holds the row ids
 
+    class TwoParts:
+        """``MultilabelStratifiedParts`` or ``train_validation_test_split`` with two parts (train, test) at test
+        share 1/k: a one-split holdout splitter."""
+
+        def __init__(self, k, seed, function=False, **kw):
+            if not isinstance(k, int) or isinstance(k, bool) or k < 2:
+                raise ValueError(f"k={k!r}")  # the certificate's k sets the test share: 1/k
+            self.sizes, self.seed, self.function = (1 - 1 / k, 1 / k), seed, function
+            self.kw = {"rare": "ignore", **kw}
+            if not function:
+                self.parts = ms.MultilabelStratifiedParts(self.sizes, ("train", "test"), random_state=seed, **self.kw)
+
+        def split(self, X, y, groups=None):
+            if self.function:
+                X_train, X_test = ms.train_validation_test_split(X, y=y, sizes=self.sizes, groups=groups,
+                                                                 random_state=self.seed, **self.kw)
+                yield np.ravel(X_train), np.ravel(X_test)  # X holds the row ids
+            else:
+                yield from self.parts.split(X, y, groups)
+
     def kfold(cls, **fixed):
         return lambda k, seed, **kw: cls(k, random_state=seed, **{**fixed, **kw})
 
@@ -307,6 +327,9 @@ def classes() -> list[Splitter]:
                  kfold(ms.IterativeStratification, order=1, compat="skmultilearn"), peer=skml),
         Splitter("MultilabelStratifiedGroupKFold",
                  _singleton_groups(lambda k, seed, **kw: ms.MultilabelStratifiedGroupKFold(k, random_state=seed, **kw))),
+        Splitter("MultilabelStratifiedParts", TwoParts, holdout=True),
+        Splitter("train_validation_test_split", lambda k, seed, **kw: TwoParts(k, seed, function=True, **kw),
+                 holdout=True),
         Splitter("iterative_train_test_split", TrainTestSplit, holdout=True),
         Splitter("iterative_train_test_split(compat='skmultilearn')",
                  lambda k, seed, **kw: TrainTestSplit(k, seed, compat="skmultilearn", **kw), holdout=True,
