@@ -190,7 +190,7 @@ def generated_statistics(name: str, kind: str, params: dict, Y, dependence: floa
     >>> import scipy.sparse as sp
     >>> generated_statistics("s", "synthetic", {"cardinality": 1.5}, sp.csr_matrix([[1, 0], [1, 1], [0, 1], [1, 0]]))
     's (synthetic): 4 examples × 2 labels; 1.25 labels a row (configured 1.5); 3 labelsets; the rarest label has 2 examples'
-    >>> generated_statistics("s", "synthetic", {"dependence": 0.5}, sp.csr_matrix([[1, 0], [0, 1]]), 0.125)[-69:]
+    >>> generated_statistics("s", "synthetic", {"dependence": 0.5}, sp.csr_matrix([[1, 0], [0, 1]]), 0.125).split("; ")[-1]
     'dependence 0.125 (configured 0.5: the strongest this cardinality allows)'
     """
     import numpy as np
@@ -288,15 +288,22 @@ def _plan(args) -> int:
 
 
 def once(output: str) -> str:
-    """``output`` without the repeats of a block (lines between blank lines) that starts ``Job stats:``."""
-    blocks, seen = [], set()
-    for block in output.split("\n\n"):
-        if block.lstrip("\n").startswith("Job stats:"):
-            if block.strip() in seen:
-                continue
-            seen.add(block.strip())
-        blocks.append(block)
-    return "\n\n".join(blocks)
+    """``output`` without the repeats of a table that starts with a ``Job stats:`` line (to the next blank line).
+
+    >>> once("DAG\\nJob stats:\\nall  1\\n\\nReasons\\n\\nJob stats:\\nall  1\\n\\nend\\n")
+    'DAG\\nJob stats:\\nall  1\\n\\nReasons\\n\\nend\\n'
+    """
+    import re
+
+    seen = set()
+
+    def first(table):
+        if table.group(0) in seen:
+            return ""
+        seen.add(table.group(0))
+        return table.group(0)
+
+    return re.sub(r"^Job stats:\n(?:.+\n)*\n?", first, output, flags=re.M)
 
 
 def main(argv=None) -> int:

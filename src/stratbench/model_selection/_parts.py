@@ -153,6 +153,8 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
     part), ``"guarantee"`` (every label with at least k positives gets one in every part, or a StratbenchError
     names the labels that cannot), ``"ignore"``. :meth:`split` yields one tuple of k index arrays per draw.
 
+    Examples
+    --------
     >>> import numpy as np
     >>> Y = np.eye(3, dtype=int).repeat(10, axis=0)
     >>> cv = MultilabelStratifiedParts((0.6, 0.2, 0.2), random_state=0)
@@ -239,6 +241,8 @@ def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, 
     ``train_test_split`` order: the parts of the first array, then the next's. Sizes, groups, ``rare`` and the
     method as :class:`MultilabelStratifiedParts`.
 
+    Examples
+    --------
     >>> import numpy as np
     >>> X, Y = np.arange(30).reshape(30, 1), np.eye(3, dtype=int).repeat(10, axis=0)
     >>> X_train, X_val, X_test, y_train, y_val, y_test = train_validation_test_split(X, Y, y=Y, random_state=0)
