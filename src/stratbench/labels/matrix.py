@@ -64,9 +64,62 @@ def as_label_matrix(y) -> sp.csr_matrix:
                                   "y is n examples × L labels, one 0/1 column per label. For one class per example use "
                                   "sklearn.model_selection.StratifiedKFold; to make label columns of class values, "
                                   "sklearn.preprocessing.LabelBinarizer().fit_transform(y)")
-        raise StratbenchError(f"label column {col} is not 0/1 (value {value} at row {row}): a label matrix holds 0/1 only")
+        raise StratbenchError(f"label column {col} is not 0/1 (value {value} at row {row}): a label matrix holds 0/1 only"
+                              + _what_it_is(Y))
     Y.eliminate_zeros()
     Y = Y.astype(np.int8)
+    Y.sort_indices()
+    return Y
+
+
+def _what_it_is(Y: sp.csr_matrix) -> str:
+    """What scikit-learn's ``type_of_target`` calls a 2-d ``y`` that is not 0/1, and how to stratify it."""
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(Y.toarray() if Y.shape[0] * Y.shape[1] <= 10**7 else Y[:10**4].toarray())
+    if kind == "multiclass-multioutput":
+        return (f"; scikit-learn's type_of_target calls this y {kind!r}: to keep each output's class shares, "
+                "declare it, stratbench.labels.one_hot_outputs(y)")
+    if kind == "continuous-multioutput":
+        return (f"; scikit-learn's type_of_target calls this y {kind!r}: bin each column first (pandas.qcut), then "
+                "stratbench.labels.one_hot_outputs(binned)")
+    return f"; scikit-learn's type_of_target calls this y {kind!r}"
+
+
+def one_hot_outputs(y) -> sp.csr_matrix:
+    """A multiclass-multioutput ``y`` (n × m: a class per example in each of m outputs; numbers or strings; a 1-d
+    ``y`` is one output) as a 0/1 label matrix with a column per (output, class), outputs in order and each one's
+    classes sorted: what a stratifier splits to keep every output's class shares (each class is a label, and the
+    classes of an output exclude one another). A missing class (None, NaN) stops with its row and output.
+
+    >>> one_hot_outputs([[0, "a"], [2, "b"], [0, "b"]]).toarray().tolist()
+    [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1]]
+    """
+    a = np.asarray(y, dtype=object)
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2 or a.shape[0] == 0:
+        raise StratbenchError(f"one_hot_outputs takes n examples × m outputs (a class in each), got shape {a.shape}")
+    columns, offset = [], 0
+    for j in range(a.shape[1]):
+        values = a[:, j]
+        missing = [i for i, v in enumerate(values) if v is None or (isinstance(v, float) and np.isnan(v))]
+        if missing:
+            raise StratbenchError(f"output {j} has no class at row {missing[0]}: give every example a class in every "
+                                  "output (a missing one is not a class)")
+        strings = sum(isinstance(v, str) for v in values)
+        try:
+            if 0 < strings < len(values):
+                raise TypeError("numbers and strings")
+            classes, codes = np.unique(values.astype(str) if strings else values.astype(float), return_inverse=True)
+        except (TypeError, ValueError):
+            raise StratbenchError(f"output {j} mixes classes that do not compare (e.g. numbers and strings)") from None
+        columns.append(codes.ravel() + offset)
+        offset += len(classes)
+    n = a.shape[0]
+    rows = np.repeat(np.arange(n), a.shape[1])
+    cols = np.stack(columns, axis=1).ravel()
+    Y = sp.csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n, offset))
     Y.sort_indices()
     return Y
 

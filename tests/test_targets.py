@@ -1,0 +1,50 @@
+"""What users bring beside a 0/1 label matrix: a multiclass-multioutput y, declared (one_hot_outputs), each output's
+class shares kept; an undeclared one refused with scikit-learn's type_of_target name (iterative-stratification #26)."""
+import numpy as np
+import pytest
+
+from stratbench import MultilabelStratifiedKFold, StratbenchError
+from stratbench.labels import one_hot_outputs
+
+
+def outputs(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.choice(4, n, p=[0.55, 0.3, 0.1, 0.05]), rng.choice(3, n, p=[0.7, 0.2, 0.1]),
+                     rng.choice(["a", "b"], n, p=[0.85, 0.15])], axis=1).astype(object)
+
+
+def share_error(y, folds, k):
+    """The largest distance, in rows, of a fold's count of an (output, class) from its count × 1/k."""
+    Y = one_hot_outputs(y).toarray()
+    counts = np.array([Y[folds == j].sum(axis=0) for j in range(k)])
+    return float(np.abs(counts - Y.sum(axis=0) / k).max())
+
+
+def test_each_outputs_class_shares_are_kept_where_the_y_is_declared():
+    y = outputs()
+    Y = one_hot_outputs(y)
+    assert Y.shape == (300, 4 + 3 + 2) and (Y.sum(axis=1) == 3).all()  # one class per output in every row
+    ours, chance = [], []
+    for seed in range(5):
+        ours.append(share_error(y, MultilabelStratifiedKFold(5, shuffle=True, random_state=seed).fold_ids(Y), 5))
+        chance.append(share_error(y, MultilabelStratifiedKFold(5, shuffle=True, random_state=seed,
+                                                               method="random").fold_ids(Y), 5))
+    assert max(ours) <= 2 and 2.5 * max(ours) < np.mean(chance), (ours, chance)  # within 2 rows; chance far off
+
+
+def test_an_undeclared_multiclass_or_continuous_y_is_refused_naming_its_kind():
+    with pytest.raises(StratbenchError, match=r"not 0/1 \(value 2 at row 0\).*type_of_target calls this y "
+                                              r"'multiclass-multioutput'.*one_hot_outputs\(y\)"):
+        MultilabelStratifiedKFold(2).fold_ids(np.array([[0, 2], [1, 0], [2, 1], [0, 0]]))
+    with pytest.raises(StratbenchError, match="'continuous-multioutput': bin each column first"):
+        MultilabelStratifiedKFold(2).fold_ids(np.array([[0.5, 1], [1, 0], [0, 1], [1, 1]]))
+    with pytest.raises(StratbenchError, match=r"not 0/1 \(value -1 at row 0\)"):  # a stray −1 is still refused
+        MultilabelStratifiedKFold(2).fold_ids(np.array([[0, -1], [1, 0], [0, 1], [1, 1]]))
+
+
+def test_a_missing_or_mixed_class_stops_naming_where():
+    with pytest.raises(StratbenchError, match="output 1 has no class at row 2"):
+        one_hot_outputs([[0, 1], [1, 0], [0, None]])
+    with pytest.raises(StratbenchError, match="output 0 mixes classes"):
+        one_hot_outputs([[1], ["1"], [2]])
+    assert one_hot_outputs(["x", "y", "x"]).toarray().tolist() == [[1, 0], [0, 1], [1, 0]]
