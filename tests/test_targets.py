@@ -48,3 +48,29 @@ def test_a_missing_or_mixed_class_stops_naming_where():
     with pytest.raises(StratbenchError, match="output 0 mixes classes"):
         one_hot_outputs([[1], ["1"], [2]])
     assert one_hot_outputs(["x", "y", "x"]).toarray().tolist() == [[1, 0], [0, 1], [1, 0]]
+
+
+def test_a_column_of_label_lists_is_split_in_one_call_and_each_part_keeps_its_type():
+    """mteb #5504: a pandas column of label lists, declared with from_label_lists, split in one call into parts of
+    the frame's own type; undeclared, it is refused naming the declaration (it raised numpy's 'setting an array
+    element with a sequence')."""
+    import pandas as pd
+
+    from stratbench.labels import from_label_lists
+    from stratbench.model_selection import train_validation_test_split
+
+    rng = np.random.default_rng(0)
+    tags = [sorted(set(rng.choice(["news", "sport", "tech", "arts"], rng.integers(0, 3)).tolist())) for _ in range(200)]
+    frame = pd.DataFrame({"text": [f"doc {i}" for i in range(200)], "tags": tags})
+    Y = from_label_lists(frame["tags"])
+    assert Y.shape == (200, 4) and Y.toarray().sum(axis=1).tolist() == [len(t) for t in tags]
+    train, validation, test = train_validation_test_split(frame, y=Y, sizes=(0.6, 0.2, 0.2), random_state=0)
+    assert all(isinstance(part, pd.DataFrame) for part in (train, validation, test))
+    assert (len(train), len(validation), len(test)) == (120, 40, 40)
+    assert from_label_lists([["b"], []], classes=["a", "b"]).toarray().tolist() == [[0, 1], [0, 0]]
+    with pytest.raises(StratbenchError, match="column of label lists.*from_label_lists"):
+        MultilabelStratifiedKFold(2).fold_ids(frame["tags"])
+    with pytest.raises(StratbenchError, match="row 1 has label 'c', which classes does not name"):
+        from_label_lists([["a"], ["c"]], classes=["a", "b"])
+    with pytest.raises(StratbenchError, match="row 0 of the label lists is 'ab'"):
+        from_label_lists(["ab", ["a"]])

@@ -6,13 +6,14 @@
   example, and their counts per fold (docs/ALGORITHMS.md §2);
 - :func:`labelset_ids`: each example's label combination as a class id (label powerset);
 - :func:`apportion`: integer subset sizes from shares (largest remainder);
-- :func:`one_hot_outputs`: a multiclass-multioutput ``y``, declared as such, as a column per (output, class).
+- :func:`one_hot_outputs`: a multiclass-multioutput ``y``, declared as such, as a column per (output, class);
+- :func:`from_label_lists`: a column of label lists (pandas, Hugging Face ``datasets``) as a column per label.
 
 Nothing here imports another stratbench module but :class:`stratbench.StratbenchError`.
 """
 
 from stratbench.labels.combinations import Combinations, fold_counts, label_combinations
-from stratbench.labels.matrix import apportion, as_label_matrix, labelset_ids, one_hot_outputs
+from stratbench.labels.matrix import apportion, as_label_matrix, from_label_lists, labelset_ids, one_hot_outputs
 
-__all__ = ["Combinations", "apportion", "as_label_matrix", "fold_counts", "label_combinations", "labelset_ids",
-           "one_hot_outputs"]
+__all__ = ["Combinations", "apportion", "as_label_matrix", "fold_counts", "from_label_lists", "label_combinations",
+           "labelset_ids", "one_hot_outputs"]

@@ -161,8 +161,38 @@ def _name(value: float) -> str:
     return "NaN" if np.isnan(value) else "infinity" if value > 0 else "-infinity"
 
 
-LABEL_SETS = ("turn it into a 0/1 matrix with sklearn.preprocessing.MultiLabelBinarizer().fit_transform(y), "
-              "or pandas.get_dummies for one categorical column")
+LABEL_SETS = ("declare it, stratbench.labels.from_label_lists(y) (a 0/1 column per label), or use "
+              "sklearn.preprocessing.MultiLabelBinarizer().fit_transform(y), or pandas.get_dummies for one categorical "
+              "column")
+
+
+def from_label_lists(column, classes=None) -> sp.csr_matrix:
+    """A column of label lists (a list of lists or sets, a pandas Series of them, a Hugging Face ``datasets``
+    ``Sequence`` column) as a 0/1 label matrix, a column per label: ``classes`` in their order, else every label
+    found, sorted. An empty list is a row without labels; a label outside ``classes``, or a row that is not a list,
+    stops naming its row.
+
+    >>> from_label_lists([["b", "a"], [], ["b"]]).toarray().tolist()
+    [[1, 1], [0, 0], [0, 1]]
+    """
+    rows = list(column.tolist() if hasattr(column, "tolist") else column)
+    for i, labels in enumerate(rows):
+        if isinstance(labels, (str, bytes)) or not hasattr(labels, "__iter__"):
+            raise StratbenchError(f"row {i} of the label lists is {labels!r}, not a list of labels (an empty list is "
+                                  "a row without labels)")
+    found = sorted({label for labels in rows for label in labels}, key=lambda v: (str(type(v)), v))
+    names = list(found if classes is None else classes)
+    index = {label: j for j, label in enumerate(names)}
+    indptr, indices = [0], []
+    for i, labels in enumerate(rows):
+        try:
+            cols = sorted({index[label] for label in labels})
+        except KeyError as missing:
+            raise StratbenchError(f"row {i} has label {missing.args[0]!r}, which classes does not name") from None
+        indices.extend(cols)
+        indptr.append(len(indices))
+    data = np.ones(len(indices), dtype=np.int8)
+    return sp.csr_matrix((data, np.array(indices, dtype=np.int32), np.array(indptr)), shape=(len(rows), len(names)))
 
 
 def _plain(y):
@@ -177,6 +207,9 @@ def _plain(y):
     pd = sys.modules.get("pandas")  # a pandas y exists only where pandas was imported
     if pd is None:
         return y
+    if isinstance(y, pd.Series) and y.dtype == object and len(y) and any(
+            isinstance(v, (list, tuple, set, frozenset, np.ndarray)) for v in y.iloc[:100]):
+        raise StratbenchError(f"y is a column of label lists, not a 0/1 matrix: {LABEL_SETS}")
     if isinstance(y, pd.Series):
         y = y.to_frame()
     if not isinstance(y, pd.DataFrame):
