@@ -74,3 +74,20 @@ def test_a_column_of_label_lists_is_split_in_one_call_and_each_part_keeps_its_ty
         from_label_lists([["a"], ["c"]], classes=["a", "b"])
     with pytest.raises(StratbenchError, match="row 0 of the label lists is 'ab'"):
         from_label_lists(["ab", ["a"]])
+
+
+def test_the_kind_named_is_scikit_learns_at_any_size():
+    """The message names y's kind as scikit-learn's type_of_target does, also where the stray value is beyond the
+    rows a dense copy could hold."""
+    import scipy.sparse as sp
+    from sklearn.utils.multiclass import type_of_target
+
+    for y in ([[0, 2], [1, 0]], [[0.5, 1], [1, 0]], [[3], [0]], [[0.25], [1]], [[-1, 1], [0, 1]]):
+        with pytest.raises(StratbenchError) as refused:
+            MultilabelStratifiedKFold(2).fold_ids(sp.csr_matrix(np.array(y, dtype=float)))
+        assert f"calls this y {type_of_target(np.array(y))!r}" in str(refused.value)
+    big = sp.lil_matrix((200_000, 60), dtype=np.int8)
+    big[::7, 3] = 1
+    big[150_000, 5] = 2  # past any slice of the first rows
+    with pytest.raises(StratbenchError, match="'multiclass-multioutput'"):
+        MultilabelStratifiedKFold(2).fold_ids(big.tocsr())

@@ -73,55 +73,49 @@ def as_label_matrix(y) -> sp.csr_matrix:
 
 
 def _what_it_is(Y: sp.csr_matrix) -> str:
-    """What scikit-learn's ``type_of_target`` calls a 2-d ``y`` that is not 0/1, and how to stratify it."""
-    from sklearn.utils.multiclass import type_of_target
-
-    kind = type_of_target(Y.toarray() if Y.shape[0] * Y.shape[1] <= 10**7 else Y[:10**4].toarray())
-    if kind == "multiclass-multioutput":
-        return (f"; scikit-learn's type_of_target calls this y {kind!r}: to keep each output's class shares, "
-                "declare it, stratbench.labels.one_hot_outputs(y)")
-    if kind == "continuous-multioutput":
-        return (f"; scikit-learn's type_of_target calls this y {kind!r}: bin each column first (pandas.qcut), then "
-                "stratbench.labels.one_hot_outputs(binned)")
-    return f"; scikit-learn's type_of_target calls this y {kind!r}"
+    """What scikit-learn's ``type_of_target`` calls a 2-d ``y`` of finite numbers that are not all 0/1 (its rule:
+    whole numbers are classes, others continuous; ``-multioutput`` for more than one column, and one column of at
+    most two values ``binary``), named from the stored values of any size, and how to stratify it."""
+    whole = bool(np.all(Y.data == np.round(Y.data)))
+    if Y.shape[1] > 1:
+        kind = "multiclass-multioutput" if whole else "continuous-multioutput"
+    else:
+        nonzero = Y.data[Y.data != 0]
+        values = len(np.unique(nonzero)) + (len(nonzero) < Y.shape[0])  # with its zeros, stored or not
+        kind = "continuous" if not whole else "binary" if values <= 2 else "multiclass"
+    how = {"multiclass-multioutput": ": to keep each output's class shares, declare it, "
+                                     "stratbench.labels.one_hot_outputs(y)",
+           "continuous-multioutput": ": bin each column first (pandas.qcut), then "
+                                     "stratbench.labels.one_hot_outputs(binned)"}.get(kind, "")
+    return f"; scikit-learn's type_of_target calls this y {kind!r}{how}"
 
 
 def one_hot_outputs(y) -> sp.csr_matrix:
     """A multiclass-multioutput ``y`` (n × m: a class per example in each of m outputs; numbers or strings; a 1-d
     ``y`` is one output) as a 0/1 label matrix with a column per (output, class), outputs in order and each one's
-    classes sorted: what a stratifier splits to keep every output's class shares (each class is a label, and the
-    classes of an output exclude one another). A missing class (None, NaN) stops with its row and output.
+    classes sorted (scikit-learn's ``OneHotEncoder``): what a stratifier splits to keep every output's class shares
+    (each class is a label, and the classes of an output exclude one another). A missing class (None, NaN), or an
+    output mixing numbers and strings, stops naming the output.
 
     >>> one_hot_outputs([[0, "a"], [2, "b"], [0, "b"]]).toarray().tolist()
     [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1]]
     """
+    from sklearn.preprocessing import OneHotEncoder
+
     a = np.asarray(y, dtype=object)
     if a.ndim == 1:
         a = a[:, None]
     if a.ndim != 2 or a.shape[0] == 0:
         raise StratbenchError(f"one_hot_outputs takes n examples × m outputs (a class in each), got shape {a.shape}")
-    columns, offset = [], 0
     for j in range(a.shape[1]):
         values = a[:, j]
         missing = [i for i, v in enumerate(values) if v is None or (isinstance(v, float) and np.isnan(v))]
         if missing:
             raise StratbenchError(f"output {j} has no class at row {missing[0]}: give every example a class in every "
                                   "output (a missing one is not a class)")
-        strings = sum(isinstance(v, str) for v in values)
-        try:
-            if 0 < strings < len(values):
-                raise TypeError("numbers and strings")
-            classes, codes = np.unique(values.astype(str) if strings else values.astype(float), return_inverse=True)
-        except (TypeError, ValueError):
-            raise StratbenchError(f"output {j} mixes classes that do not compare (e.g. numbers and strings)") from None
-        columns.append(codes.ravel() + offset)
-        offset += len(classes)
-    n = a.shape[0]
-    rows = np.repeat(np.arange(n), a.shape[1])
-    cols = np.stack(columns, axis=1).ravel()
-    Y = sp.csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n, offset))
-    Y.sort_indices()
-    return Y
+        if 0 < sum(isinstance(v, str) for v in values) < len(values):
+            raise StratbenchError(f"output {j} mixes classes that do not compare (e.g. numbers and strings)")
+    return sp.csr_matrix(OneHotEncoder(dtype=np.int8).fit_transform(a))
 
 
 def _numeric_array(y) -> np.ndarray:
@@ -168,31 +162,30 @@ LABEL_SETS = ("declare it, stratbench.labels.from_label_lists(y) (a 0/1 column p
 
 def from_label_lists(column, classes=None) -> sp.csr_matrix:
     """A column of label lists (a list of lists or sets, a pandas Series of them, a Hugging Face ``datasets``
-    ``Sequence`` column) as a 0/1 label matrix, a column per label: ``classes`` in their order, else every label
-    found, sorted. An empty list is a row without labels; a label outside ``classes``, or a row that is not a list,
-    stops naming its row.
+    ``Sequence`` column) as a 0/1 label matrix, a column per label (scikit-learn's ``MultiLabelBinarizer``):
+    ``classes`` in their order, else every label found, sorted. An empty list is a row without labels; a label
+    outside ``classes``, or a row that is not a list (a string would be read as its letters), stops naming its row.
 
     >>> from_label_lists([["b", "a"], [], ["b"]]).toarray().tolist()
     [[1, 1], [0, 0], [0, 1]]
     """
+    from sklearn.preprocessing import MultiLabelBinarizer
+
     rows = list(column.tolist() if hasattr(column, "tolist") else column)
+    known = None if classes is None else set(classes)
     for i, labels in enumerate(rows):
         if isinstance(labels, (str, bytes)) or not hasattr(labels, "__iter__"):
             raise StratbenchError(f"row {i} of the label lists is {labels!r}, not a list of labels (an empty list is "
                                   "a row without labels)")
-    found = sorted({label for labels in rows for label in labels}, key=lambda v: (str(type(v)), v))
-    names = list(found if classes is None else classes)
-    index = {label: j for j, label in enumerate(names)}
-    indptr, indices = [0], []
-    for i, labels in enumerate(rows):
-        try:
-            cols = sorted({index[label] for label in labels})
-        except KeyError as missing:
-            raise StratbenchError(f"row {i} has label {missing.args[0]!r}, which classes does not name") from None
-        indices.extend(cols)
-        indptr.append(len(indices))
-    data = np.ones(len(indices), dtype=np.int8)
-    return sp.csr_matrix((data, np.array(indices, dtype=np.int32), np.array(indptr)), shape=(len(rows), len(names)))
+        unknown = [] if known is None else [label for label in labels if label not in known]
+        if unknown:
+            raise StratbenchError(f"row {i} has label {unknown[0]!r}, which classes does not name")
+    try:
+        Y = MultiLabelBinarizer(classes=classes, sparse_output=True).fit_transform(rows)
+    except TypeError:
+        raise StratbenchError("the label lists mix labels that do not sort together (e.g. numbers and strings): "
+                              "give classes, in the order wanted") from None
+    return sp.csr_matrix(Y, dtype=np.int8)
 
 
 def _plain(y):

@@ -13,6 +13,7 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError, stratifiers
 from stratbench.labels import as_label_matrix
+from stratbench.measures.fold_quality import fold_label_counts
 from stratbench.model_selection._split import _MultilabelSplitter, _take
 from stratbench.stratifiers._base import check_random_state
 from stratbench.stratifiers._checks import check_consistent_length, check_groups, check_n_splits
@@ -68,11 +69,12 @@ def check_sizes(sizes) -> list:
 
 def labels_missing_a_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray:
     """The labels that have a positive in fewer than all ``k`` parts although they have ≥ k positives."""
-    Y = sp.csr_matrix(Y)
-    counts = sp.csr_matrix((np.ones(len(ids)), (ids, np.arange(len(ids)))), shape=(k, len(ids))) @ Y
-    counts = counts.toarray()
-    positives = counts.sum(axis=0)
-    return np.flatnonzero((positives >= k) & (counts == 0).any(axis=0))
+    return _missing(fold_label_counts(Y, ids, k)[1], k)
+
+
+def _missing(counts: np.ndarray, k: int) -> np.ndarray:
+    """Of a k × L table of positives per part, the labels with ≥ k positives and a part without one."""
+    return np.flatnonzero((counts.sum(axis=0) >= k) & (counts == 0).any(axis=0))
 
 
 def place_in_every_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray:
@@ -81,14 +83,12 @@ def place_in_every_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray
     label for the lacking part, and one row without the label comes back; a swap never takes from a part the last
     positive of a label it holds. Each pair is the cheapest by :func:`~stratbench.stratifiers._sizes.leaving_cost`
     (lowest rows on ties). StratbenchError naming the labels no such swap can place."""
-    Y = sp.csr_matrix(Y, dtype=np.int64)
+    Y = as_label_matrix(Y)
     ids = ids.copy()
-    n, L = Y.shape
-    member = sp.csr_matrix((np.ones(n), (ids, np.arange(n))), shape=(k, n))
-    counts = (member @ Y).toarray().astype(np.int64)  # k × L positives per part
+    counts = fold_label_counts(Y, ids, k)[1].astype(np.int64)  # k × L positives per part
     positives = counts.sum(axis=0)
     unplaced = []
-    for label in sorted(labels_missing_a_part(Y, ids, k), key=lambda lab: (positives[lab], lab)):
+    for label in sorted(_missing(counts, k), key=lambda lab: (positives[lab], lab)):
         for taker in np.flatnonzero(counts[:, label] == 0):
             swap = _cheapest_swap(Y, ids, counts, label, int(taker))
             if swap is None:
@@ -135,8 +135,7 @@ def _can_leave(Y: sp.csr_matrix, counts: np.ndarray, row: int, part: int) -> boo
 
 def warn_missing_parts(Y: sp.csr_matrix, ids: np.ndarray, names, stacklevel: int) -> None:
     """One warning naming how many labels were left with no positive in some part, and which (the first ten)."""
-    k = len(names)
-    counts = (sp.csr_matrix((np.ones(len(ids)), (ids, np.arange(len(ids)))), shape=(k, len(ids))) @ Y).toarray()
+    counts = fold_label_counts(Y, ids, len(names))[1]
     empty = np.flatnonzero((counts == 0).any(axis=0) & (counts.sum(axis=0) > 0))
     if len(empty):
         warnings.warn(f"{len(empty)} of {Y.shape[1]} labels have no positive in some part ({', '.join(names)}): "
@@ -192,11 +191,11 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
         n, k = Y.shape[0], len(self.sizes)
         groups = check_groups(groups, n)
         targets = part_sizes(n, self.sizes)
+        if groups is not None and self.rare == "guarantee":  # refused before any split; the method refuses
+            # groups itself where it does not keep them whole (stratifiers._base)
+            raise StratbenchError("rare='guarantee' moves single rows between parts: it does not keep groups "
+                                  "whole; use rare='warn' with groups")
         rng = check_random_state(self.random_state)
-        cls = stratifiers.resolve(self.method)
-        if groups is not None and not cls.supports_groups:
-            raise StratbenchError(f"{self.method!r} does not split by groups: choose one that does "
-                                  f"({', '.join(m for m in stratifiers.names() if stratifiers.resolve(m).supports_groups)})")
         draws = []
         for _ in range(self.n_splits):
             order = rng.permutation(n)
@@ -210,9 +209,6 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
                 ids = fit_sizes(Y, ids, targets)
                 if self.rare == "guarantee":
                     ids = place_in_every_part(Y, ids, k)
-            elif self.rare == "guarantee":
-                raise StratbenchError("rare='guarantee' moves single rows between parts: it does not keep groups "
-                                      "whole; use rare='warn' with groups")
             draws.append(ids)
         return np.stack(draws)
 
