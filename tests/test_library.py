@@ -265,16 +265,17 @@ def test_every_class_shows_every_parameter_compat_included_and_routes_groups():
     from sklearn.model_selection import cross_validate
 
     assert repr(RepeatedMultilabelStratifiedKFold(3, n_repeats=2, random_state=1)) == (
-        "RepeatedMultilabelStratifiedKFold(n_splits=3, n_repeats=2, random_state=1, method='iterative', compat=None)")
+        "RepeatedMultilabelStratifiedKFold(n_splits=3, n_repeats=2, random_state=1, method='iterative', compat=None, "
+        "rare='warn')")
     assert repr(MultilabelStratifiedShuffleSplit(2, test_size=0.3)) == (
         "MultilabelStratifiedShuffleSplit(n_splits=2, test_size=0.3, train_size=None, random_state=None, "
         "method='iterative', compat=None)")
     assert repr(IterativeStratification(5, 1, None, 42)) == (  # scikit-multilearn's positional order
         "IterativeStratification(n_splits=5, order=1, sample_distribution_per_fold=None, random_state=42, "
-        "shuffle=False, compat=None)")
+        "shuffle=False, compat=None, rare='warn')")
     assert repr(MultilabelStratifiedKFold(4, method="sois", select="pairs_first")) == (
         "MultilabelStratifiedKFold(n_splits=4, shuffle=False, random_state=None, method='sois', compat=None, "
-        "select='pairs_first')")
+        "rare='warn', select='pairs_first')")
     Y = labels(60)
     groups = np.arange(60) // 3
     seen = []

@@ -1,7 +1,7 @@
 """Iterative stratification's loop (:mod:`stratbench.stratifiers.iterative`).
 
-The label with the fewest remaining positives comes from a segment tree over the labels that holds, per
-node, the fewest remaining positives below it and how many labels have that many: the choice is O(log q)
+The label with the fewest remaining positives (with label weights w_i, the least remaining_i / w_i) comes from
+a segment tree over the labels that holds, per node, that least key below it and how many labels have it: the choice is O(log q)
 (the lowest index, or the r-th lowest of the tied labels for one uniform draw r), and so is the update of
 each label whose count changed since the last choice. The run is O((nnz + q) log q + n·k), near-linear in the
 labels."""
@@ -25,23 +25,23 @@ def _with_room(desired_label, desired_fold, room):  # pragma: no cover - compile
     return masked if any_room else desired_label
 
 
-_NONE = np.iinfo(np.int64).max  # a label without remaining positives: never the fewest
+_NONE = np.inf  # a label without remaining positives: never the fewest
 
 
 @jit
-def _tree_build(remaining):  # pragma: no cover - compiled
-    """(fewest, ties) of a segment tree over ``remaining``: leaves at [size, size + q), node v's children 2v
-    and 2v + 1; ``fewest[v]`` the least positive count below v (``_NONE`` where none), ``ties[v]`` how many
-    labels below v have it."""
+def _tree_build(remaining, label_weights):  # pragma: no cover - compiled
+    """(fewest, ties) of a segment tree over the keys ``remaining / label_weights``: leaves at [size, size + q),
+    node v's children 2v and 2v + 1; ``fewest[v]`` the least key below v (``_NONE`` where no label has
+    positives left), ``ties[v]`` how many labels below v have it."""
     q = remaining.shape[0]
     size = np.int64(1)
     while size < q:
         size *= 2
-    fewest = np.full(2 * size, _NONE, dtype=np.int64)
+    fewest = np.full(2 * size, _NONE, dtype=np.float64)
     ties = np.zeros(2 * size, dtype=np.int64)
     for i in range(q):
         if remaining[i] > 0:
-            fewest[size + i] = remaining[i]
+            fewest[size + i] = remaining[i] / label_weights[i]
             ties[size + i] = 1
     for v in range(size - 1, 0, -1):
         _tree_join(fewest, ties, v)
@@ -60,10 +60,10 @@ def _tree_join(fewest, ties, v):  # pragma: no cover - compiled
 
 
 @jit
-def _tree_set(fewest, ties, i, count):  # pragma: no cover - compiled
-    """Label i now has ``count`` remaining positives (none if ≤ 0)."""
+def _tree_set(fewest, ties, i, count, weight):  # pragma: no cover - compiled
+    """Label i (weight ``weight``) now has ``count`` remaining positives (none if ≤ 0)."""
     v = fewest.shape[0] // 2 + i
-    fewest[v] = count if count > 0 else _NONE
+    fewest[v] = count / weight if count > 0 else _NONE
     ties[v] = 1 if count > 0 else 0
     v //= 2
     while v >= 1:
@@ -89,13 +89,15 @@ def _tree_pick(fewest, ties, rank):  # pragma: no cover - compiled
 
 
 @kernel("int64[::1]", "int64[::1]", "float64[::1]", "int64[::1]", "int64[::1]", "float64[::1]", "float64[::1]",
-        "uint64", "boolean", "int64[::1]", "boolean")
+        "uint64", "boolean", "int64[::1]", "boolean", "float64[::1]")
 def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights, seed, random_label_ties,
-                     label_order, skmultilearn):  # pragma: no cover
+                     label_order, skmultilearn, label_weights):  # pragma: no cover
     """Fold id per row; CSR (indptr, indices, counts) and CSC (col_ptr, col_rows, rows ascending) of Y.
     A row is an example (``counts`` and ``weights`` all 1) or a group of ``weights[x]`` examples of which
     ``counts`` carry each label: desires and remaining positives are then counted in examples.
-    ``label_order``: labels by first appearance (used by the ``skmultilearn`` selection)."""
+    ``label_order``: labels by first appearance (used by the ``skmultilearn`` selection). ``label_weights``
+    (> 0; all 1 for the paper's IS): the label taken next is the one of least remaining positives / weight,
+    so a heavier label is dealt earlier, while the folds' desires leave the most freedom."""
     n = indptr.shape[0] - 1
     q = col_ptr.shape[0] - 1
     k = ratios.shape[0]
@@ -109,7 +111,7 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
     for i in range(q):
         for j in range(k):
             desired_label[i, j] = remaining[i] * ratios[j]
-    fewest, ties = _tree_build(remaining if not skmultilearn else np.zeros(0, dtype=np.int64))
+    fewest, ties = _tree_build(remaining if not skmultilearn else np.zeros(0, dtype=np.int64), label_weights)
     # labels whose count changed since the tree last saw them: the tree is brought up to date once per choice,
     # one update per label touched, not one per positive dealt
     stale = np.zeros(q, dtype=np.bool_)
@@ -128,7 +130,7 @@ def iterative_kernel(indptr, indices, counts, col_ptr, col_rows, ratios, weights
             for t in range(n_stale):
                 i = stale_list[t]
                 stale[i] = False
-                _tree_set(fewest, ties, i, remaining[i])
+                _tree_set(fewest, ties, i, remaining[i], label_weights[i])
             n_stale = 0
         if not skmultilearn and fewest[1] != _NONE:  # the fewest remaining: the lowest index, or one draw among ties
             tied = ties[1]

@@ -48,7 +48,7 @@ def _tally(pair, d, z, d_label, d_pair, z_label, z_pair):  # pragma: no cover - 
 
 @jit
 def _cap(caps, c, j):  # pragma: no cover - compiled
-    """⌈|D^c|·r_j⌉ of ``caps`` = (supports, shares): the most positives fold j takes (DCP's floor)."""
+    """⌈|D^c|·r_j⌉ of ``caps`` = (supports, shares, weights): the most positives fold j takes (DCP's floor)."""
     return ceil(caps[0][c] * caps[1][j] - 1e-6)
 
 
@@ -71,6 +71,7 @@ def _swap_delta(s, t, a, b, ptr, combos, C, sizes, odds, is_pair, caps):  # prag
             continue
         ca, cb = C[c, a], C[c, b]
         d, z = _two_cells(ca, cb, to_a, to_b, sizes[a], sizes[b], sizes[a], sizes[b], odds[c])
+        d *= caps[2][c]
         d_label, d_pair, z_label, z_pair = _tally(is_pair[c], d, z, d_label, d_pair, z_label, z_pair)
         if not is_pair[c]:
             over += (1 if to_a > 0 and ca + 1 > _cap(caps, c, a) else 0) + (1 if to_b > 0 and cb + 1 > _cap(caps, c, b) else 0)
@@ -178,6 +179,7 @@ def _move_delta(s, a, b, ptr, combos, C, sizes, odds, is_pair, caps, mark):  # p
         ca, cb = C[c, a], C[c, b]
         moved = 1 if mark[c] else 0
         d, z = _two_cells(ca, cb, -moved, moved, size_a, size_b, size_a - 1.0, size_b + 1.0, odds[c])
+        d *= caps[2][c]
         d_label, d_pair, z_label, z_pair = _tally(is_pair[c], d, z, d_label, d_pair, z_label, z_pair)
         if not is_pair[c]:
             over += 1 if moved and cb + 1 > _cap(caps, c, b) else 0
@@ -215,22 +217,23 @@ def _best_size_move(s, a, ptr, combos, is_pair, odds, caps, M, C, sizes, w_label
 
 @kernel("int64[::1]", "int64[::1]", "boolean[::1]", "float64[::1]", "float64[::1]", "float64[::1]", "int32[:, ::1]!",
         "int32[:, ::1]!", "float64[::1]", "int64[::1]", "float64", "boolean", "boolean", "boolean", "boolean", "int64",
-        "int64", "uint64", "int64")
+        "int64", "uint64", "int64", "float64[::1]")
 def polish_kernel(ptr, combos, is_pair, odds, support, ratios, M, C, sizes, row_sets, pair_weight, keep_pairs, exhaustive,
-                  cycles, size_moves, samples, passes, seed, budget):  # pragma: no cover - compiled
+                  cycles, size_moves, samples, passes, seed, budget, combo_weights):  # pragma: no cover - compiled
     """Swaps on the labelset × fold counts ``M`` and combination × fold counts ``C`` (both updated in
     place; module doc), until a pass takes none, ``passes`` passes, or the combinations read exceed
     ``budget`` (≤ 0: no bound); a label's positives in fold j are capped at ⌈|D_λ|·r_j⌉ (``support``,
-    ``ratios``). Returns (swaps taken, combinations read)."""
-    caps = (support, ratios)
+    ``ratios``). Each combination's LD (or LPD) cells count times ``combo_weights`` (all 1: LD and LPD as
+    published). Returns (swaps taken, combinations read)."""
+    caps = (support, ratios, combo_weights)
     S, k = M.shape
     ld0, lpd0 = 0.0, 0.0
     for c in range(C.shape[0]):
         for j in range(k):
             if is_pair[c]:
-                lpd0 += _cell(C[c, j], sizes[j], odds[c])
+                lpd0 += combo_weights[c] * _cell(C[c, j], sizes[j], odds[c])
             else:
-                ld0 += _cell(C[c, j], sizes[j], odds[c])
+                ld0 += combo_weights[c] * _cell(C[c, j], sizes[j], odds[c])
     if ld0 <= 0.0:
         return 0, np.int64(0)
     w_label, w_pair = 1.0 / ld0, (pair_weight / lpd0 if lpd0 > 0.0 else 0.0)

@@ -7,7 +7,8 @@ from stratbench._kernels.common import stable_argsort
 
 
 @jit
-def _scores(counts, sizes, totals, n, labels, flipped, method, out):  # pragma: no cover - compiled
+def _scores(counts, sizes, totals, n, labels, flipped, method, label_weights, out):  # pragma: no cover - compiled
+    """Each label's score, times its weight, in ``out``; their sum."""
     k = sizes.shape[0]
     for t in range(labels.shape[0]):
         i = labels[t]
@@ -32,7 +33,7 @@ def _scores(counts, sizes, totals, n, labels, flipped, method, out):  # pragma: 
                     pp = (sizes[j] - 1.0) / sizes[j] if (p == 1.0 and sizes[j] > 0) else p
                     s += abs(pp / (1.0 - pp) - dd / (1.0 - dd))
             s /= k
-        out[t] = s
+        out[t] = s * label_weights[i]
     return out.sum()
 
 
@@ -60,9 +61,10 @@ def _targets(total, ratios):  # pragma: no cover - compiled
 
 
 @kernel("int64[::1]", "int64[::1]", "int64[::1]", "int64[::1]", "int64[::1]!", "float64[::1]", "int64[::1]",
-        "boolean[::1]", "int64[::1]", "int64", "int64")
+        "boolean[::1]", "int64[::1]", "int64", "int64", "float64[::1]")
 def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, flipped, rowsum, method,
-                     max_epochs):  # pragma: no cover - compiled
+                     max_epochs, label_weights):  # pragma: no cover - compiled
+    """Folds ``fold`` rebalanced; the objective is Σ_i label_weights[i]·score_i (all 1: the paper's sum)."""
     n = indptr.shape[0] - 1
     q = col_ptr.shape[0] - 1
     k = ratios.shape[0]
@@ -77,7 +79,7 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
             counts[fold[x], indices[p]] += 1
     res = np.empty(labels.shape[0])
     cand = np.empty(labels.shape[0])
-    score0 = _scores(counts, sizes, totals, n, labels, flipped, method, res)
+    score0 = _scores(counts, sizes, totals, n, labels, flipped, method, label_weights, res)
     score = score0
     has = np.zeros(n, dtype=np.bool_)
     moved_rows = np.empty(n, dtype=np.int64)
@@ -138,7 +140,7 @@ def optisplit_kernel(indptr, indices, col_ptr, col_rows, fold, ratios, labels, f
                             for u, r in enumerate(stable_argsort(rest)):
                                 pool[start + u] = rest[r]
                             first_fill = False
-            new_score = _scores(counts, sizes, totals, n, labels, flipped, method, cand)
+            new_score = _scores(counts, sizes, totals, n, labels, flipped, method, label_weights, cand)
             if n_moved > 0 and new_score < score:
                 score = new_score
                 for t in range(cand.shape[0]):  # a loop, not a slice assignment (see _kernels)

@@ -1,4 +1,5 @@
-"""SOIS's loop (:mod:`stratbench.stratifiers.sois`): bucket queues of the combinations by remaining count."""
+"""SOIS's loop (:mod:`stratbench.stratifiers.sois`): bucket queues of the combinations by remaining count, or,
+with combination weights, a scan for the least remaining count / weight (O(C) per choice)."""
 
 import numpy as np
 
@@ -57,10 +58,39 @@ def _bucket_min(g, start, bin_start, max_count):  # pragma: no cover - compiled
     return -1
 
 
+@jit
+def _least_key(remaining, combo_weights, group, g):  # pragma: no cover - compiled
+    """(the least remaining / weight among group g's combinations with examples left, how many have it)."""
+    best = np.inf
+    ties = np.int64(0)
+    for c in range(remaining.shape[0]):
+        if group[c] == g and remaining[c] > 0:
+            key = remaining[c] / combo_weights[c]
+            if key < best:
+                best = key
+                ties = 1
+            elif key == best:
+                ties += 1
+    return best, ties
+
+
+@jit
+def _with_key(remaining, combo_weights, group, g, key, rank):  # pragma: no cover - compiled
+    """The combination of rank ``rank`` (lowest index first) among group g's with examples left and that key."""
+    for c in range(remaining.shape[0]):
+        if group[c] == g and remaining[c] > 0 and remaining[c] / combo_weights[c] == key:
+            if rank == 0:
+                return c
+            rank -= 1
+    return -1
+
+
 @kernel("int64[::1]", "int32[::1]", "int64[::1]", "int32[::1]", "boolean[::1]", "int64[::1]", "float64[::1]", "uint64",
-        "int64", "boolean")
+        "int64", "boolean", "float64[::1]", "boolean")
 def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, ratios, seed, mode,
-                skmultilearn):  # pragma: no cover
+                skmultilearn, combo_weights, weighted):  # pragma: no cover
+    """Fold id per row. ``weighted``: the combination taken is the one of least remaining examples /
+    ``combo_weights`` (a scan), with the tie rules of ``mode``; otherwise the bucket queues (weights unread)."""
     n = row_ptr.shape[0] - 1
     C = combo_ptr.shape[0] - 1
     k = ratios.shape[0]
@@ -98,6 +128,28 @@ def sois_kernel(row_ptr, row_combos, combo_ptr, combo_rows, is_pair, insertion, 
                     if is_pair[c] and 0 < remaining[c] < s0:
                         e = c
                         break
+        elif weighted:
+            k0, t0 = _least_key(remaining, combo_weights, group, 0)
+            k1, t1 = _least_key(remaining, combo_weights, group, 1)
+            if t0 == 0 and t1 == 0:
+                break
+            g = -1
+            if mode == 0:
+                if t1 == 0 or (t0 > 0 and k0 < k1):
+                    g = 0
+                elif t0 == 0 or k1 < k0:
+                    g = 1
+                else:  # a tie between labels and pairs: uniform over both
+                    r = randbelow(state, t0 + t1)
+                    e = _with_key(remaining, combo_weights, group, 0, k0, r) if r < t0 else \
+                        _with_key(remaining, combo_weights, group, 1, k1, r - t0)
+            elif mode == 1:
+                g = 1 if (t1 > 0 and (t0 == 0 or k1 <= k0)) else 0
+            else:
+                g = 1 if t1 > 0 else 0
+            if e < 0:
+                key, tied = (k0, t0) if g == 0 else (k1, t1)
+                e = _with_key(remaining, combo_weights, group, g, key, randbelow(state, tied))
         else:
             m0 = _bucket_min(np.int64(0), low[0], bin_start, max_count)
             m1 = _bucket_min(np.int64(1), low[1], bin_start, max_count)

@@ -7,13 +7,16 @@
 - :func:`labelset_ids`: each example's label combination as a class id (label powerset);
 - :func:`apportion`: integer subset sizes from shares (largest remainder);
 - :func:`one_hot_outputs`: a multiclass-multioutput ``y``, declared as such, as a column per (output, class);
-- :func:`from_label_lists`: a column of label lists (pandas, Hugging Face ``datasets``) as a column per label.
+- :func:`from_label_lists`: a column of label lists (pandas, Hugging Face ``datasets``) as a column per label;
+- :class:`TargetTable`: further columns to stratify on (labels, multiclass, counts, binned continuous values),
+  each of a declared kind and weight, expanded into weighted 0/1 indicators.
 
 Nothing here imports another stratbench module but :class:`stratbench.StratbenchError`.
 """
 
 from stratbench.labels.combinations import Combinations, fold_counts, label_combinations
 from stratbench.labels.matrix import apportion, as_label_matrix, from_label_lists, labelset_ids, one_hot_outputs
+from stratbench.labels.targets import TargetTable, with_strata
 
 __all__ = ["Combinations", "apportion", "as_label_matrix", "fold_counts", "from_label_lists", "label_combinations",
-           "labelset_ids", "one_hot_outputs"]
+           "labelset_ids", "one_hot_outputs", "TargetTable", "with_strata"]

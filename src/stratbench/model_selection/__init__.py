@@ -23,7 +23,14 @@ What they mean, the same for every method:
 - :class:`MultilabelStratifiedParts` and :func:`train_validation_test_split`: k named parts (train, validation
   and test by default) in one stratified split, with exact sizes, groups kept whole, and ``rare="guarantee"``
   for a positive of every label with as many positives as parts in each part (no peer has them: their users
-  split twice, scikit-multilearn #209).
+  split twice, scikit-multilearn #209);
+- ``rare`` (the k-fold classes and the parts splitter): ``"warn"`` (default: one warning per CV naming the
+  labels left with no positive in some test fold or part), ``"guarantee"`` (every label, and every value of
+  ``strata``, with at least as many positives as parts has one in each, or a StratbenchError names those that
+  cannot, before any split is returned), ``"ignore"``;
+- ``strata``: a :class:`~stratbench.labels.TargetTable` of further columns (labels, multiclass, counts, binned
+  continuous values), each of a declared kind and weight, stratified on beside ``y`` (``y=None``: on them alone);
+  routed to ``split`` like ``groups``, so the estimator's ``y`` stays the labels it learns.
 
 ``compat`` means one thing everywhere: the peer's own folds, bit for bit, so a project can switch mid-study
 and keep its folds. ``compat="iterstrat"`` gives iterative-stratification 0.1.9's
@@ -41,7 +48,7 @@ Examples
 >>> Y = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1], [1, 1]])
 >>> cv = MultilabelStratifiedKFold(n_splits=2, shuffle=True, random_state=0)
 >>> cv
-MultilabelStratifiedKFold(n_splits=2, shuffle=True, random_state=0, method='iterative', compat=None)
+MultilabelStratifiedKFold(n_splits=2, shuffle=True, random_state=0, method='iterative', compat=None, rare='warn')
 >>> [len(test) for _, test in cv.split(np.zeros((6, 1)), Y)]
 [3, 3]
 """

@@ -9,17 +9,14 @@ import numbers
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 
 from stratbench import StratbenchError, stratifiers
-from stratbench.labels import as_label_matrix
-from stratbench.measures.fold_quality import fold_label_counts
-from stratbench.model_selection._split import _MultilabelSplitter, _take
+from stratbench.labels import as_label_matrix, with_strata
+from stratbench.model_selection._rare import RARE, labels_missing_a_part, place_in_every_part, warn_missing_parts
+from stratbench.model_selection._split import _MultilabelSplitter, _take, column_names
 from stratbench.stratifiers._base import check_random_state
 from stratbench.stratifiers._checks import check_consistent_length, check_groups, check_n_splits
-from stratbench.stratifiers._sizes import fit_sizes, leaving_cost
-
-RARE = ("warn", "guarantee", "ignore")  # what a split does about a label with no positive in some part
+from stratbench.stratifiers._sizes import fit_sizes
 
 
 def part_sizes(n: int, sizes) -> np.ndarray:
@@ -67,82 +64,6 @@ def check_sizes(sizes) -> list:
     return values
 
 
-def labels_missing_a_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray:
-    """The labels that have a positive in fewer than all ``k`` parts although they have ≥ k positives."""
-    return _missing(fold_label_counts(Y, ids, k)[1], k)
-
-
-def _missing(counts: np.ndarray, k: int) -> np.ndarray:
-    """Of a k × L table of positives per part, the labels with ≥ k positives and a part without one."""
-    return np.flatnonzero((counts.sum(axis=0) >= k) & (counts == 0).any(axis=0))
-
-
-def place_in_every_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray:
-    """``ids`` changed by swaps of two rows (the sizes kept) until every label with ≥ k positives has one in every
-    part: for each such label lacking a part (the rarest first), a positive row leaves the part holding most of the
-    label for the lacking part, and one row without the label comes back; a swap never takes from a part the last
-    positive of a label it holds. Each pair is the cheapest by :func:`~stratbench.stratifiers._sizes.leaving_cost`
-    (lowest rows on ties). StratbenchError naming the labels no such swap can place."""
-    Y = as_label_matrix(Y)
-    ids = ids.copy()
-    counts = fold_label_counts(Y, ids, k)[1].astype(np.int64)  # k × L positives per part
-    positives = counts.sum(axis=0)
-    unplaced = []
-    for label in sorted(_missing(counts, k), key=lambda lab: (positives[lab], lab)):
-        for taker in np.flatnonzero(counts[:, label] == 0):
-            swap = _cheapest_swap(Y, ids, counts, label, int(taker))
-            if swap is None:
-                unplaced.append(int(label))
-                break
-            out, back = swap
-            donor = ids[out]
-            for row, source, target in ((out, donor, taker), (back, taker, donor)):
-                cols = Y.indices[Y.indptr[row]:Y.indptr[row + 1]]
-                counts[source, cols] -= 1
-                counts[target, cols] += 1
-                ids[row] = target
-    if unplaced:
-        raise StratbenchError(f"{len(unplaced)} labels with at least {k} positives cannot be given one in every "
-                              f"part by any swap that keeps the sizes and the other labels placed: labels "
-                              f"{unplaced[:10]}{' …' if len(unplaced) > 10 else ''}")
-    return ids
-
-
-def _cheapest_swap(Y: sp.csr_matrix, ids: np.ndarray, counts: np.ndarray, label: int, taker: int):
-    """(a row with ``label`` to move into ``taker``, a row of ``taker`` without it to move back), or None."""
-    column = Y[:, label].toarray().ravel() > 0
-    for donor in np.argsort(-counts[:, label], kind="stable"):
-        if counts[donor, label] < 2:
-            return None
-        out_rows = np.flatnonzero((ids == donor) & column)
-        out_rows = out_rows[np.argsort(leaving_cost(Y, out_rows), kind="stable")]
-        back_rows = np.flatnonzero((ids == taker) & ~column)
-        back_rows = back_rows[np.argsort(leaving_cost(Y, back_rows), kind="stable")]
-        for out in out_rows:
-            if not _can_leave(Y, counts, out, donor):
-                continue
-            for back in back_rows:
-                if _can_leave(Y, counts, back, taker):
-                    return int(out), int(back)
-    return None
-
-
-def _can_leave(Y: sp.csr_matrix, counts: np.ndarray, row: int, part: int) -> bool:
-    """Whether ``row`` can leave ``part`` without taking the last positive there of a label it holds."""
-    cols = Y.indices[Y.indptr[row]:Y.indptr[row + 1]]
-    return bool((counts[part, cols] >= 2).all())
-
-
-def warn_missing_parts(Y: sp.csr_matrix, ids: np.ndarray, names, stacklevel: int) -> None:
-    """One warning naming how many labels were left with no positive in some part, and which (the first ten)."""
-    counts = fold_label_counts(Y, ids, len(names))[1]
-    empty = np.flatnonzero((counts == 0).any(axis=0) & (counts.sum(axis=0) > 0))
-    if len(empty):
-        warnings.warn(f"{len(empty)} of {Y.shape[1]} labels have no positive in some part ({', '.join(names)}): "
-                      f"labels {empty[:10].tolist()}{' …' if len(empty) > 10 else ''}; rare='guarantee' places "
-                      "every label with as many positives as parts in each", UserWarning, stacklevel=stacklevel + 1)
-
-
 class MultilabelStratifiedParts(_MultilabelSplitter):
     """k named parts of the rows (train, validation and test by default) in one stratified split, ``n_splits``
     independent draws: the method (``"iterative"`` by default, any registered one) splits the rows in a fresh
@@ -184,11 +105,14 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
     def _repr_items(self):
         return [item for item in super()._repr_items() if item[0] != "compat"]
 
-    def part_ids(self, y, groups=None) -> np.ndarray:
-        """``n_splits`` × n: each row's part (0…k−1, in the order of ``sizes``) in every draw."""
+    def part_ids(self, y, groups=None, strata=None) -> np.ndarray:
+        """``n_splits`` × n: each row's part (0…k−1, in the order of ``sizes``) in every draw; ``strata`` (a
+        :class:`~stratbench.labels.TargetTable`) stratified on beside ``y``, its values placed as labels are."""
         self._check_params()
-        Y = as_label_matrix(y)
-        n, k = Y.shape[0], len(self.sizes)
+        strata = self._indicators(strata)
+        Y = None if y is None and strata is not None else as_label_matrix(y)
+        split_on = with_strata(Y, strata)[0]  # every column split on: sizes fitted and rare values placed on them
+        n, k = split_on.shape[0], len(self.sizes)
         groups = check_groups(groups, n)
         targets = part_sizes(n, self.sizes)
         if groups is not None and self.rare == "guarantee":  # refused before any split; the method refuses
@@ -204,37 +128,43 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
             ids = np.empty(n, dtype=np.int64)
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=".*fewer positives than the")  # said once, below
-                ids[order] = inner.fold_ids(Y[order], None if groups is None else groups[order])
+                ids[order] = inner.fold_ids(None if Y is None else Y[order], None if groups is None else groups[order],
+                                            None if strata is None else strata.take(order))
             if groups is None:
-                ids = fit_sizes(Y, ids, targets)
+                ids = fit_sizes(split_on, ids, targets)
                 if self.rare == "guarantee":
-                    ids = place_in_every_part(Y, ids, k)
+                    ids = place_in_every_part(split_on, ids, k)
             draws.append(ids)
         return np.stack(draws)
 
-    def split(self, X=None, y=None, groups=None):
+    def split(self, X=None, y=None, groups=None, strata=None):
         """One tuple of k index arrays (the rows of each part, in the order of ``sizes``) per draw."""
-        yield from self._split(X, y, groups, stacklevel=3)  # the warning points at the caller's loop
+        yield from self._split(X, y, groups, strata, stacklevel=3)  # the warning points at the caller's loop
 
-    def _split(self, X, y, groups, stacklevel: int):
-        if y is None:
-            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (n examples × L labels, 0/1)")
-        check_consistent_length(X=X, y=y, groups=groups)
-        Y = as_label_matrix(y)
-        for ids in self.part_ids(Y, groups):
+    def _split(self, X, y, groups, strata, stacklevel: int):
+        if y is None and strata is None:
+            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (n examples × L labels, 0/1), "
+                                  "or strata")
+        check_consistent_length(X=X, y=y, groups=groups, strata=strata)
+        strata = self._indicators(strata)
+        Y = None if y is None else as_label_matrix(y)
+        split_on = with_strata(Y, strata)[0]
+        for ids in self.part_ids(Y, groups, strata):
             if self.rare == "warn":
-                warn_missing_parts(Y, ids, list(self.names), stacklevel=stacklevel)
+                warn_missing_parts(split_on, ids, list(self.names), stacklevel=stacklevel,
+                                   label_names=column_names(Y, strata))
             yield tuple(np.flatnonzero(ids == j) for j in range(len(self.sizes)))
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         return self.n_splits
 
 
-def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, random_state=None,
+def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, strata=None, random_state=None,
                                 method: str = "iterative", rare: str = "warn", **params) -> list:
     """Every array of ``arrays`` (X, y, sample weights, …; arrays, sparse matrices, pandas objects or lists) in
     k stratified parts of one split by ``y`` (train, validation and test by default), in scikit-learn's
-    ``train_test_split`` order: the parts of the first array, then the next's. Sizes, groups, ``rare`` and the
+    ``train_test_split`` order: the parts of the first array, then the next's. Sizes, groups, ``strata`` (a
+    :class:`~stratbench.labels.TargetTable` stratified on beside ``y``; ``y=None`` for it alone), ``rare`` and the
     method as :class:`MultilabelStratifiedParts`.
 
     Examples
@@ -247,11 +177,11 @@ def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, 
     """
     if not arrays:
         raise StratbenchError("train_validation_test_split needs at least one array to split (e.g. X, y)")
-    check_consistent_length(**{f"arrays[{i}]": a for i, a in enumerate(arrays)}, y=y, groups=groups)
+    check_consistent_length(**{f"arrays[{i}]": a for i, a in enumerate(arrays)}, y=y, groups=groups, strata=strata)
     k = len(check_sizes(sizes))
     names = ("train", "validation", "test") if k == 3 else tuple(f"part {j}" for j in range(k))
     cv = MultilabelStratifiedParts(sizes, names, random_state=random_state, method=method, rare=rare, **params)
-    parts = next(cv._split(None, y, groups, stacklevel=3))  # the warning points at the caller's line
+    parts = next(cv._split(None, y, groups, strata, stacklevel=3))  # the warning points at the caller's line
     return [_take(a, rows) for a in arrays for rows in parts]
 
 

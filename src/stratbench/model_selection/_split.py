@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import warnings
 
 import numpy as np
 
 from stratbench import StratbenchError, stratifiers
 from stratbench._registry import keywords
-from stratbench.labels import as_label_matrix
+from stratbench.labels import as_label_matrix, with_strata
+from stratbench.labels.targets import Indicators, TargetTable
 from stratbench.model_selection._peers.iterstrat import kfold_test_folds, random_state, shuffle_split_test_sides
 from stratbench.model_selection._peers.skmultilearn import skmultilearn_test_folds
+from stratbench.model_selection._rare import RARE, place_in_every_part, warn_missing_parts
 from stratbench.stratifiers._base import _check_random_state_value, check_random_state
 from stratbench.stratifiers._checks import (
     check_consistent_length,
@@ -66,12 +69,26 @@ class _MultilabelSplitter:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._repr_items())})"
 
     def get_metadata_routing(self):
-        """``groups`` is routed to :meth:`split` (as scikit-learn's ``BaseCrossValidator`` routes it)."""
+        """``groups`` and ``strata`` are routed to :meth:`split` (as scikit-learn's ``BaseCrossValidator`` routes
+        ``groups``): ``cross_validate(..., params={"strata": table})`` stratifies on a
+        :class:`~stratbench.labels.TargetTable` while the estimator learns ``y``."""
         from sklearn.utils.metadata_routing import MetadataRequest
 
         request = MetadataRequest(owner=type(self).__name__)
         request.split.add_request(param="groups", alias=True)
+        request.split.add_request(param="strata", alias=True)
         return request
+
+    def _indicators(self, strata):
+        """``strata`` expanded once (None stays None); the peers stratify on ``y`` alone."""
+        if strata is None:
+            return None
+        if getattr(self, "compat", None) is not None:
+            raise StratbenchError(f"compat={self.compat!r} gives {PEERS[self.compat]}'s folds, which stratify on y "
+                                  "alone: strata does not apply")
+        if not isinstance(strata, (TargetTable, Indicators)):
+            with_strata(None, strata)  # refused, naming the declaration
+        return strata.expand() if isinstance(strata, TargetTable) else strata
 
     def _peer_rng(self):
         """The peer's stream: scikit-learn's ``check_random_state`` of ``random_state``."""
@@ -86,22 +103,42 @@ class _MultilabelSplitter:
                                   f"peer's numpy RandomState stream), not {self.random_state!r}")
 
 
-def _labels_of(X, y, groups, owner: str):
-    """``y`` as the label matrix, after X, y and groups are found of one length."""
-    if y is None:
-        raise StratbenchError(f"{owner}.split needs the label matrix y (n examples × L labels, 0/1)")
-    check_consistent_length(X=X, y=y, groups=groups)
-    return as_label_matrix(y)
+def _check_rare(rare, compat) -> None:
+    if rare not in RARE:
+        raise StratbenchError(f"rare must be one of {RARE}, got {rare!r}")
+    if compat is not None and rare == "guarantee":
+        raise StratbenchError(f"compat={compat!r} gives {PEERS[compat]}'s folds as they are: rare='guarantee' would "
+                              "move rows; use rare='warn' (it names the labels) or compat out")
+
+
+def column_names(Y, strata) -> list | None:
+    """The names of the columns split on where ``strata`` adds some (y's labels by index, the table's values as
+    ``column=value``), else None (labels by index)."""
+    if strata is None:
+        return None
+    return [str(i) for i in range(0 if Y is None else Y.shape[1])] + list(strata.names)
+
+
+def _labels_of(X, y, groups, owner: str, strata=None):
+    """``y`` as the label matrix (None where ``strata`` alone is split on), after X, y, groups and strata are
+    found of one length."""
+    if y is None and strata is None:
+        raise StratbenchError(f"{owner}.split needs the label matrix y (n examples × L labels, 0/1), or strata")
+    check_consistent_length(X=X, y=y, groups=groups, strata=strata)
+    return None if y is None else as_label_matrix(y)
 
 
 class _KFold(_MultilabelSplitter):
     """k folds of the registered stratifier ``method`` (its own parameters in ``params``), or with ``compat`` a
-    peer's own folds."""
+    peer's own folds. ``rare``: ``"warn"`` (one warning per CV naming the labels, and ``strata``'s values, left
+    with no positive in some test fold), ``"guarantee"`` (each with at least k positives gets one in every test
+    fold, by swaps that keep the sizes, or a StratbenchError names those that cannot before any fold is
+    returned), ``"ignore"``."""
 
     def __init__(self, n_splits: int = 3, *, shuffle: bool = False, random_state=None, method: str = "iterative",
-                 compat: str | None = None, **params):
-        self.n_splits, self.shuffle, self.random_state, self.method, self.compat, self.params = (
-            n_splits, shuffle, random_state, method, compat, params)
+                 compat: str | None = None, rare: str = "warn", **params):
+        self.n_splits, self.shuffle, self.random_state, self.method, self.compat, self.rare, self.params = (
+            n_splits, shuffle, random_state, method, compat, rare, params)
         self._check_params()
 
     def _check_params(self) -> None:
@@ -110,6 +147,7 @@ class _KFold(_MultilabelSplitter):
         check_n_splits(self.n_splits)
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}")
+        _check_rare(self.rare, self.compat)
         self._check_method(self.method, self.params, self.compat)
         self._check_random_state()
         if self.params.get("fold_shares") is not None:
@@ -118,27 +156,47 @@ class _KFold(_MultilabelSplitter):
     def _peer_folds(self, Y) -> np.ndarray:
         return kfold_test_folds(Y, self.n_splits, self.shuffle, self._peer_rng())
 
-    def fold_ids(self, y, groups=None) -> np.ndarray:
-        """The test fold of every row."""
+    def fold_ids(self, y, groups=None, strata=None) -> np.ndarray:
+        """The test fold of every row; ``strata`` (a :class:`~stratbench.labels.TargetTable`) stratified on
+        beside ``y``."""
         self._check_params()
-        Y = as_label_matrix(y)
-        groups = check_groups(groups, Y.shape[0])
-        check_splits_fit(self.n_splits, Y.shape[0], None if groups is None else len(np.unique(groups)))
+        strata = self._indicators(strata)
+        Y = None if y is None and strata is not None else as_label_matrix(y)
+        n = len(strata) if Y is None else Y.shape[0]
+        groups = check_groups(groups, n)
+        check_splits_fit(self.n_splits, n, None if groups is None else len(np.unique(groups)))
+        if groups is not None and self.rare == "guarantee":
+            raise StratbenchError("rare='guarantee' moves single rows between folds: it does not keep groups whole; "
+                                  "use rare='warn' with groups")
         if self.compat is not None:
             if groups is not None:  # the peers' IS ignores groups: refused, as every non-group method
                 raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
                                       "across folds")
             return self._peer_folds(Y)
         rng = check_random_state(self.random_state)
-        order = rng.permutation(Y.shape[0]) if self.shuffle else np.arange(Y.shape[0])
+        order = rng.permutation(n) if self.shuffle else np.arange(n)
         inner = stratifiers.get(self.method, n_splits=self.n_splits, random_state=rng, **self.params)
-        ids = np.empty(Y.shape[0], dtype=np.int64)
-        ids[order] = inner.fold_ids(Y[order], None if groups is None else groups[order])
+        ids = np.empty(n, dtype=np.int64)
+        with warnings.catch_warnings():
+            if self.rare != "ignore":  # said once, naming the labels, by split
+                warnings.filterwarnings("ignore", message=".*fewer positives than the")
+            ids[order] = inner.fold_ids(None if Y is None else Y[order], None if groups is None else groups[order],
+                                        None if strata is None else strata.take(order))
+        if self.rare == "guarantee":
+            ids = place_in_every_part(with_strata(Y, strata)[0], ids, self.n_splits)
         return ids
 
-    def split(self, X=None, y=None, groups=None):
+    def split(self, X=None, y=None, groups=None, strata=None):
         """(train indices, test indices) of each fold."""
-        folds = self.fold_ids(_labels_of(X, y, groups, type(self).__name__), groups)
+        yield from self._split(X, y, groups, strata, stacklevel=3)  # the warning points at the caller's loop
+
+    def _split(self, X, y, groups, strata, stacklevel: int):
+        Y = _labels_of(X, y, groups, type(self).__name__, strata)
+        strata = self._indicators(strata)
+        folds = self.fold_ids(Y, groups, strata)
+        if self.rare == "warn":
+            warn_missing_parts(with_strata(Y, strata)[0], folds, [f"test fold {j}" for j in range(self.n_splits)],
+                               stacklevel=stacklevel, label_names=column_names(Y, strata))
         for j in range(self.n_splits):
             yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
 
@@ -185,10 +243,10 @@ class MultilabelStratifiedGroupKFold(_KFold):
             raise StratbenchError(f"{self.method!r} does not split by groups: choose one that does "
                                   f"({', '.join(n for n in stratifiers.names() if stratifiers.resolve(n).supports_groups)})")
 
-    def split(self, X=None, y=None, groups=None):
+    def split(self, X=None, y=None, groups=None, strata=None):
         if groups is None:
             raise StratbenchError("MultilabelStratifiedGroupKFold.split needs groups (one per example)")
-        yield from super().split(X, y, groups)
+        yield from self._split(X, y, groups, strata, stacklevel=3)
 
 
 class IterativeStratification(_KFold):
@@ -209,9 +267,9 @@ class IterativeStratification(_KFold):
     _beyond_peer = ("shuffle",)  # scikit-multilearn deals the rows in data order
 
     def __init__(self, n_splits: int = 3, order: int = 1, sample_distribution_per_fold=None, random_state=None, *,
-                 shuffle: bool = False, compat: str | None = None):
+                 shuffle: bool = False, compat: str | None = None, rare: str = "warn"):
         self.order, self.sample_distribution_per_fold = order, sample_distribution_per_fold
-        super().__init__(n_splits, shuffle=shuffle, random_state=random_state, compat=compat)
+        super().__init__(n_splits, shuffle=shuffle, random_state=random_state, compat=compat, rare=rare)
 
     def _check_params(self) -> None:
         if self.order not in (1, 2) or isinstance(self.order, bool):
@@ -253,27 +311,29 @@ class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
     _compat = (None, "iterstrat")
 
     def __init__(self, n_splits: int = 5, *, n_repeats: int = 10, random_state=None, method: str = "iterative",
-                 compat: str | None = None, **params):
-        self.n_splits, self.n_repeats, self.random_state, self.method, self.compat, self.params = (
-            n_splits, n_repeats, random_state, method, compat, params)
+                 compat: str | None = None, rare: str = "warn", **params):
+        self.n_splits, self.n_repeats, self.random_state, self.method, self.compat, self.rare, self.params = (
+            n_splits, n_repeats, random_state, method, compat, rare, params)
         self._check_params()
 
     def _check_params(self) -> None:
         check_n_splits(self.n_splits)
+        _check_rare(self.rare, self.compat)
         if not isinstance(self.n_repeats, numbers.Integral) or isinstance(self.n_repeats, bool) or self.n_repeats < 1:
             raise StratbenchError(f"n_repeats must be an integer ≥ 1, got {self.n_repeats!r}")
         self._check_method(self.method, self.params, self.compat)
         self._check_random_state()
 
-    def split(self, X=None, y=None, groups=None):
+    def split(self, X=None, y=None, groups=None, strata=None):
         self._check_params()
-        Y = _labels_of(X, y, groups, type(self).__name__)
+        Y = _labels_of(X, y, groups, type(self).__name__, strata)
+        strata = self._indicators(strata)
         # iterstrat's repeats draw from one RandomState, as scikit-learn's _RepeatedSplits: the same stream here
         rng = self._peer_rng() if self.compat else check_random_state(self.random_state)
-        for _ in range(self.n_repeats):
+        for _ in range(self.n_repeats):  # one warning per repeat, pointing at the caller's loop
             cv = MultilabelStratifiedKFold(self.n_splits, shuffle=True, random_state=rng, method=self.method,
-                                           compat=self.compat, **self.params)
-            yield from cv.split(None, Y, groups)
+                                           compat=self.compat, rare=self.rare, **self.params)
+            yield from cv._split(None, Y, groups, strata, stacklevel=3)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         return self.n_splits * self.n_repeats
@@ -320,11 +380,13 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
             return 0.1 if self.train_size is None else None
         return self.test_size
 
-    def split(self, X=None, y=None, groups=None):
+    def split(self, X=None, y=None, groups=None, strata=None):
         self._check_params()
-        Y = _labels_of(X, y, groups, type(self).__name__)
-        groups = check_groups(groups, Y.shape[0])
-        n_train, n_test = holdout_sizes(Y.shape[0], self._test_size(), self.train_size)
+        Y = _labels_of(X, y, groups, type(self).__name__, strata)
+        strata = self._indicators(strata)
+        n = len(strata) if Y is None else Y.shape[0]
+        groups = check_groups(groups, n)
+        n_train, n_test = holdout_sizes(n, self._test_size(), self.train_size)
         if self.compat is not None:
             if groups is not None:
                 raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
@@ -334,10 +396,11 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
             return
         inner = stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
                                 train_size=self.train_size, random_state=self.random_state, **self.params)
-        rest = Y.shape[0] - n_train - n_test  # rows in neither side where the two sizes leave some out
-        for ids in inner.holdout_ids(Y, groups=groups):
+        rest = n - n_train - n_test  # rows in neither side where the two sizes leave some out
+        split_on = with_strata(Y, strata)[0]  # the sizes fitted by the fewest changes of every column split on
+        for ids in inner.holdout_ids(Y, groups=groups, strata=strata):
             if groups is None:  # scikit-learn's exact sizes, the rows left out as a third subset (id −1 → 2)
-                ids = fit_sizes(Y, np.where(ids < 0, 2, ids), np.array([n_train, n_test, rest]))
+                ids = fit_sizes(split_on, np.where(ids < 0, 2, ids), np.array([n_train, n_test, rest]))
             yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
@@ -365,7 +428,7 @@ def iterative_train_test_split(X, y, test_size, *, random_state=None, compat: st
                               f"it gives, bit for bit), got {compat!r}")
     check_consistent_length(X=X, y=y)
     cv = IterativeStratification(n_splits=2, order=2, sample_distribution_per_fold=[test_size, 1.0 - test_size],
-                                 random_state=random_state, compat=compat)
+                                 random_state=random_state, compat=compat, rare="ignore")  # as the peer: no warning
     train, test = next(cv.split(X, y))
     return _take(X, train), _take(y, train), _take(X, test), _take(y, test)
 

@@ -19,7 +19,8 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench._kernels._compile import compile_once
 from stratbench._warn import warn
-from stratbench.labels import as_label_matrix
+from stratbench.labels import as_label_matrix, with_strata
+from stratbench.labels.targets import weighted_columns
 from stratbench.stratifiers._checks import (
     check_consistent_length,
     check_fold_shares,
@@ -110,6 +111,7 @@ class MultilabelStratifier:
     compile_seconds = 0.0  # about how long that compilation takes (this project's 2-core machine)
     needs_groups = False  # whether it splits only with groups (the grouped track's baselines)
     delegates_to: tuple = ()  # the packages whose code makes its folds (their versions go in the result tables)
+    weighs_labels = False  # whether ``_assign`` takes ``label_weights`` (a TargetTable's column weights)
 
     def __init__(self, n_splits: int = 10, random_state=None, test_size=None, train_size=None, fold_shares=None):
         self.n_splits = n_splits
@@ -154,17 +156,19 @@ class MultilabelStratifier:
         check_splits_fit(len(ratios), n)
         return ratios
 
-    def fold_ids(self, y, groups=None) -> np.ndarray:
+    def fold_ids(self, y, groups=None, strata=None) -> np.ndarray:
         """The subset id of every example in row order: its test fold (0…k−1), or in holdout mode
         (the first of the ``n_splits`` splits) 0 for training, 1 for test and −1 for neither.
-        With ``groups`` (one label per example), the rows of a group always share a subset."""
+        With ``groups`` (one label per example), the rows of a group always share a subset. With ``strata``
+        (a :class:`~stratbench.labels.TargetTable`), its columns are stratified on beside ``y``'s labels
+        (``y`` may then be None), with their weights."""
         if self.holdout:
-            return self.holdout_ids(y, repeats=1, groups=groups)[0]
-        Y = self._labels(y)
+            return self.holdout_ids(y, repeats=1, groups=groups, strata=strata)[0]
+        Y, weights = self._labels(y, strata)
         return self._subset_ids(Y, self._ratios(Y.shape[0]), check_random_state(self.random_state),
-                                self._groups(groups, Y.shape[0]))
+                                self._groups(groups, Y.shape[0]), weights)
 
-    def holdout_ids(self, y, repeats: int | None = None, groups=None) -> np.ndarray:
+    def holdout_ids(self, y, repeats: int | None = None, groups=None, strata=None) -> np.ndarray:
         """Holdout mode: the subset ids of the ``n_splits`` splits (n_splits × n; 0 train, 1 test, −1
         neither), or of the first ``repeats``.
 
@@ -175,17 +179,17 @@ class MultilabelStratifier:
         """
         if not self.holdout:
             raise StratbenchError("holdout_ids needs test_size or train_size (holdout mode)")
-        Y = self._labels(y)
+        Y, weights = self._labels(y, strata)
         groups = self._groups(groups, Y.shape[0])
         ratios, rng = self._ratios(Y.shape[0]), check_random_state(self.random_state)
         draws = []
         for _ in range(self.n_splits if repeats is None else repeats):
             if not self.seeded:
-                draws.append(self._subset_ids(Y, ratios, rng, groups))
+                draws.append(self._subset_ids(Y, ratios, rng, groups, weights))
                 continue
             order = rng.permutation(Y.shape[0])
             ids = np.empty(Y.shape[0], dtype=np.int64)
-            ids[order] = self._subset_ids(Y[order], ratios, rng, None if groups is None else groups[order])
+            ids[order] = self._subset_ids(Y[order], ratios, rng, None if groups is None else groups[order], weights)
             draws.append(ids)
         return np.stack(draws)
 
@@ -202,26 +206,38 @@ class MultilabelStratifier:
                                   f"({', '.join(whole)})")
         return check_groups(groups, n)
 
-    @staticmethod
-    def _labels(y) -> sp.csr_matrix:
-        if y is None:
-            raise StratbenchError("y is None: a stratifier splits by the label matrix y (n examples × L labels, 0/1)")
-        return as_label_matrix(y)
+    def _labels(self, y, strata=None) -> tuple[sp.csr_matrix, np.ndarray | None]:
+        """(the matrix split: ``y``'s labels beside ``strata``'s indicators, each column's weight or None)."""
+        if y is None and strata is None:
+            raise StratbenchError("y is None: a stratifier splits by the label matrix y (n examples × L labels, 0/1), "
+                                  "or by the columns of strata (a TargetTable)")
+        Y, weights = with_strata(None if y is None else as_label_matrix(y), strata)
+        if weights is not None and not self.weighs_labels:
+            from stratbench import stratifiers
 
-    def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None) -> np.ndarray:
+            weighing = [n for n in stratifiers.names() if getattr(stratifiers.resolve(n), "weighs_labels", False)]
+            heavy = weighted_columns(strata)
+            raise StratbenchError(f"{type(self).__name__} does not weigh columns, and strata weighs {heavy}: use "
+                                  f"a method that does ({', '.join(weighing)}), or leave every weight at 1")
+        return Y, weights
+
+    def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None,
+                    label_weights=None) -> np.ndarray:
+        """Each row's subset id; ``label_weights`` (None: every column 1) reach a method that weighs labels."""
+        weighted = {} if label_weights is None else {"label_weights": label_weights}
         if self.kernels:
             kernels, here, elsewhere = self._compile_plan(groups is not None)
             compile_once(getattr(self, "registered_name", type(self).__name__), kernels, here, elsewhere,
                          self.compile_seconds)
         self._warn_rare_labels(Y, ratios)
         if groups is None:
-            ids = self._checked(self._assign(Y, ratios, rng), Y.shape[0], len(ratios))
+            ids = self._checked(self._assign(Y, ratios, rng, **weighted), Y.shape[0], len(ratios))
             ids = self._repair(Y, ids, ratios)
         else:  # the method splits the groups, each a row of positive counts weighing its size
             member, counts, sizes = group_matrix(Y, groups)
             check_splits_fit(len(ratios), Y.shape[0], len(sizes))
-            ids = self._checked(self._assign_groups(counts, sizes, ratios, rng, rows=(Y, member)), len(sizes),
-                                len(ratios))
+            ids = self._checked(self._assign_groups(counts, sizes, ratios, rng, rows=(Y, member), **weighted),
+                                len(sizes), len(ratios))
             ids = self._repair(counts, ids, ratios, sizes)[member]
         self._warn_far_sizes(ids, ratios)
         if self.holdout:
@@ -302,24 +318,25 @@ class MultilabelStratifier:
     def _assign(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
-    def split(self, X=None, y=None, groups=None):
+    def split(self, X=None, y=None, groups=None, strata=None):
         """Yield (train indices, test indices) for each fold, or for each of the ``n_splits`` holdout
         splits. With ``groups``, a group's rows are never on both sides (methods with
-        ``supports_groups``; the others refuse groups rather than ignore them)."""
-        if y is None:
-            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y")
-        check_consistent_length(X=X, y=y, groups=groups)
-        self._groups(groups, num_samples(y))
+        ``supports_groups``; the others refuse groups rather than ignore them). With ``strata`` (a
+        :class:`~stratbench.labels.TargetTable`), its columns are stratified on beside ``y``'s labels."""
+        if y is None and strata is None:
+            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (or strata, a TargetTable)")
+        check_consistent_length(X=X, y=y, groups=groups, strata=strata)
+        self._groups(groups, num_samples(y if y is not None else strata))
         if self.holdout:
-            for ids in self.holdout_ids(y, groups=groups):
+            for ids in self.holdout_ids(y, groups=groups, strata=strata):
                 yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
             return
-        folds = self.fold_ids(y, groups)
+        folds = self.fold_ids(y, groups, strata)
         for j in range(self.get_n_splits()):
             yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
 
-    def _iter_test_indices(self, X=None, y=None, groups=None):
-        for _, test in self.split(X, y, groups):
+    def _iter_test_indices(self, X=None, y=None, groups=None, strata=None):
+        for _, test in self.split(X, y, groups, strata):
             yield test
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
@@ -337,11 +354,14 @@ class MultilabelStratifier:
         return _build_repr(self)
 
     def get_metadata_routing(self):
-        """``groups`` is routed to :meth:`split` (as scikit-learn's ``BaseCrossValidator`` routes it)."""
+        """``groups`` and ``strata`` are routed to :meth:`split` (as scikit-learn's ``BaseCrossValidator`` routes
+        ``groups``), so ``cross_validate(..., params={"strata": table})`` stratifies on the table while the
+        estimator learns ``y``."""
         from sklearn.utils.metadata_routing import MetadataRequest
 
         request = MetadataRequest(owner=type(self).__name__)
         request.split.add_request(param="groups", alias=True)
+        request.split.add_request(param="strata", alias=True)
         return request
 
 

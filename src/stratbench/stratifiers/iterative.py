@@ -44,9 +44,10 @@ def first_appearance(Y: sp.csr_matrix) -> np.ndarray:
 
 
 def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ties: str = "random",
-                       rules: str = "paper", weights: np.ndarray | None = None):
+                       rules: str = "paper", weights: np.ndarray | None = None, label_weights: np.ndarray | None = None):
     """Run the IS kernel on CSR ``Y`` with subset proportions ``ratios``. With ``weights``, a row is a
-    group of that many examples and ``Y`` holds its positive counts per label."""
+    group of that many examples and ``Y`` holds its positive counts per label. With ``label_weights``, the
+    label dealt next is the one of least remaining positives / weight (None: all 1, the paper's rule)."""
     Y = sp.csr_matrix(Y)
     Y.sort_indices()
     C = Y.tocsc()
@@ -57,6 +58,7 @@ def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ti
         C.indptr.astype(np.int64), C.indices.astype(np.int64),
         np.asarray(ratios, dtype=np.float64), weights, np.uint64(seed), label_ties == "random",
         first_appearance(Y), rules == "skmultilearn",
+        np.ones(Y.shape[1]) if label_weights is None else np.asarray(label_weights, dtype=np.float64),
     )
 
 
@@ -80,6 +82,10 @@ class IterativeStratifier(MultilabelStratifier):
         scikit-multilearn 0.2.0 runs, with our seeded draws; see the module docstring). ``label_ties`` does
         not apply to the latter.
 
+    Column weights (a :class:`~stratbench.labels.TargetTable`'s): the label dealt next is the one of least
+    remaining positives / weight, so a heavier column's examples are dealt earlier, while every fold's desire
+    for them is still open (the paper's rule where every weight is 1). Not under ``rules="skmultilearn"``.
+
     Examples
     --------
     >>> from stratbench import stratifiers
@@ -100,11 +106,12 @@ class IterativeStratifier(MultilabelStratifier):
         self.rules = rules
 
     supports_groups = True
+    weighs_labels = True
 
-    def _assign(self, Y, ratios, rng):
-        return self._assign_groups(Y, None, ratios, rng)
+    def _assign(self, Y, ratios, rng, label_weights=None):
+        return self._assign_groups(Y, None, ratios, rng, label_weights=label_weights)
 
-    def _assign_groups(self, Y, sizes, ratios, rng, rows=None):
+    def _assign_groups(self, Y, sizes, ratios, rng, rows=None, label_weights=None):
         """IS over rows that are examples (``sizes`` None) or groups: a group is dealt whole, to the fold
         that most desires the label being processed, and takes from every desire as many positives as
         it holds and from the fold's size as many examples (singleton groups: the same folds as IS)."""
@@ -112,11 +119,14 @@ class IterativeStratifier(MultilabelStratifier):
             raise StratbenchError(f"label_ties must be one of {LABEL_TIES}, got {self.label_ties!r}")
         if self.rules not in RULES:
             raise StratbenchError(f"rules must be one of {RULES}, got {self.rules!r}")
+        if label_weights is not None and self.rules == "skmultilearn":
+            raise StratbenchError("rules='skmultilearn' takes labels in order of first appearance: it cannot weigh "
+                                  "columns; use rules='paper' with weights")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.rules, sizes)
+            return iterative_fold_ids(Y, ratios, seed, self.label_ties, self.rules, sizes, label_weights)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
         folds[order] = iterative_fold_ids(Y[order], ratios, seed, self.label_ties, self.rules,
-                                          None if sizes is None else sizes[order])
+                                          None if sizes is None else sizes[order], label_weights)
         return folds

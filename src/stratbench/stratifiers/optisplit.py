@@ -8,6 +8,8 @@ label's positives (the examples with the fewest labels first) from folds above t
 summed objective strictly drops, else try the next label. Stop after ``max_epochs`` or when the
 cumulative gain is ≤ 0.1 (``np.isclose(score0, score1, atol=0.1)``). Labels with more positives than
 negatives are optimised on their negatives; labels with no positives (or no negatives) are left out.
+With column weights (a :class:`~stratbench.labels.TargetTable`'s), a label's score counts times its weight:
+the objective is Σ_i w_i·score_i.
 
 Deliberate deviations from the released code, as docs/ALGORITHMS.md recommends: the seed is used; sorts
 are stable (candidates with equally few labels go in row order; labels with equal scores in index
@@ -52,7 +54,9 @@ class _Optisplit(MultilabelStratifier):
     def seeded(self) -> bool:
         return self.start != "published"
 
-    def _assign(self, Y, ratios, rng):
+    weighs_labels = True
+
+    def _assign(self, Y, ratios, rng, label_weights=None):
         if not isinstance(self.max_epochs, int) or self.max_epochs < 1:
             raise StratbenchError(f"max_epochs must be a positive integer, got {self.max_epochs!r}")
         if self.start not in STARTS:
@@ -73,6 +77,7 @@ class _Optisplit(MultilabelStratifier):
             Y.indptr.astype(np.int64), Y.indices.astype(np.int64), C.indptr.astype(np.int64),
             C.indices.astype(np.int64), fold, np.asarray(ratios, dtype=np.float64), labels, flipped,
             rowsum.astype(np.int64), METHODS[self.method], self.max_epochs,
+            np.ones(Y.shape[1]) if label_weights is None else np.asarray(label_weights, dtype=np.float64),
         )
 
 

@@ -38,11 +38,20 @@ from stratbench.stratifiers._base import RULES, MultilabelStratifier
 SELECT = {"paper": 0, "docstring": 1, "pairs_first": 2, "skmultilearn": 3}
 
 
-def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper"):
-    comb = label_combinations(Y)
+def combination_weights(comb, label_weights: np.ndarray) -> np.ndarray:
+    """Each combination's weight: its label's, or for a pair (a, b) the mean (w_a + w_b) / 2."""
+    label_weights = np.asarray(label_weights, dtype=np.float64)
+    return 0.5 * (label_weights[comb.first] + label_weights[comb.second])
+
+
+def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper", label_weights=None, comb=None):
+    """Run the SOIS kernel; with ``label_weights``, the combination taken next is the one of least remaining
+    examples / :func:`combination_weights` (None: the paper's rule)."""
+    comb = label_combinations(Y) if comb is None else comb
+    weights = np.ones(len(comb.first)) if label_weights is None else combination_weights(comb, label_weights)
     return sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
                        comb.insertion, np.asarray(ratios, dtype=np.float64),
-                       np.uint64(seed), SELECT[select], rules == "skmultilearn")
+                       np.uint64(seed), SELECT[select], rules == "skmultilearn", weights, label_weights is not None)
 
 
 @register("sois")
@@ -54,6 +63,11 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
     released code's rules throughout, with our seeded draws; implies ``select="skmultilearn"``); ``shuffle`` — permute the rows
     before stratifying, so the order in which a combination's examples are dealt is random (default
     False: data order).
+
+    Column weights (a :class:`~stratbench.labels.TargetTable`'s): the combination taken next is the one of
+    least remaining examples / weight, a pair weighing the mean of its two labels' weights (an O(C) scan per
+    choice instead of the bucket queues); ``select``'s tie rules apply to those keys. Not under
+    ``rules="skmultilearn"``.
 
     Examples
     --------
@@ -74,7 +88,9 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
         self.shuffle = shuffle
         self.rules = rules
 
-    def _assign(self, Y, ratios, rng):
+    weighs_labels = True
+
+    def _assign(self, Y, ratios, rng, label_weights=None):
         if self.select not in SELECT:
             raise StratbenchError(f"select must be one of {list(SELECT)}, got {self.select!r}")
         if self.rules not in RULES:
@@ -83,10 +99,13 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
         if self.rules == "skmultilearn" and self.select not in ("paper", "skmultilearn"):
             raise StratbenchError(f"rules='skmultilearn' selects as scikit-multilearn does; select={self.select!r} "
                                   "applies to the paper's variant only")
+        if label_weights is not None and self.rules == "skmultilearn":
+            raise StratbenchError("rules='skmultilearn' takes combinations in order of first appearance: it cannot "
+                                  "weigh columns; use rules='paper' with weights")
         seed = int(rng.integers(0, 2**63))
         if not self.shuffle:
-            return sois_fold_ids(Y, ratios, seed, select, self.rules)
+            return sois_fold_ids(Y, ratios, seed, select, self.rules, label_weights)
         order = rng.permutation(Y.shape[0])
         folds = np.empty(Y.shape[0], dtype=np.int64)
-        folds[order] = sois_fold_ids(Y[order], ratios, seed, select, self.rules)
+        folds[order] = sois_fold_ids(Y[order], ratios, seed, select, self.rules, label_weights)
         return folds

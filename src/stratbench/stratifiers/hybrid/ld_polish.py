@@ -58,12 +58,13 @@ def polish_budget(Y, k: int) -> int:
 
 def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float = 1.0, samples: int = 8,
               keep_pairs: bool = False, passes: int = 20, free_sizes: bool = False,
-              budget: int | str | None = "auto") -> np.ndarray:
+              budget: int | str | None = "auto", combo_weights: np.ndarray | None = None) -> np.ndarray:
     """The module doc's swaps on the split ``fold`` (subsets with desired shares ``ratios``) of the CSR
     label matrix ``Y`` (``comb``: its label combinations, :func:`stratbench.labels.label_combinations`).
     Fold sizes (with ``free_sizes``, k-fold with equal shares: their multiset, any folds holding ⌈n/k⌉),
     the number of empty (fold, label) cells, and the positives above ⌈|D_λ|·r_j⌉ (DCP's floor) are kept.
-    ``budget``: the combinations the polish may read (:func:`polish_budget` for ``"auto"``; None: no bound)."""
+    ``budget``: the combinations the polish may read (:func:`polish_budget` for ``"auto"``; None: no bound).
+    ``combo_weights``: each combination's weight in LD and LPD (None: all 1)."""
     n, k = Y.shape[0], len(ratios)
     row_sets = labelset_ids(Y)
     S = int(row_sets.max()) + 1 if n else 0
@@ -88,5 +89,6 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
                   C, sizes, row_sets, float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves,
                   int(samples) if exhaustive else max(int(samples) // 4, 1),
                   int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), np.uint64(seed),
-                  0 if budget is None else max(int(polish_budget(Y, k) if budget == "auto" else budget), 1))
+                  0 if budget is None else max(int(polish_budget(Y, k) if budget == "auto" else budget), 1),
+                  np.ones(len(support)) if combo_weights is None else np.asarray(combo_weights, np.float64))
     return reassign(row_sets, fold.astype(np.int64), M)

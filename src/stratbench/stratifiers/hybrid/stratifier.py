@@ -44,6 +44,11 @@ fold counts c_j^e and targets t_j^e = |D^e|·T_j/n:
    of F round past LD's integer optimum (the optimality gap of docs/ALGORITHMS.md §11.3). Within a budget
    of combination reads (``polish_budget``), swaps until none improves, then 3-cycles.
 
+Column weights (a :class:`~stratbench.labels.TargetTable`'s, w_λ; a pair weighs (w_a + w_b)/2): the starts are
+weighted IS and SOIS, every combination's terms of F (w_e and h_λ) are multiplied by its weight, every
+combination enters the search (none summed as one-example), and step 6 swaps by the weighted LD and LPD (each
+combination's cells times its weight).
+
 Compiled (numba) over CSR label matrices and the combination lists of :mod:`stratbench.labels.combinations`, one
 float32 record per combination with more than one example (its fold counts and parameters together: one or two
 cache lines): a pass costs O(k · Σ_x those of x), memory ≈ 4(k + 4) bytes per such combination.
@@ -68,7 +73,7 @@ from stratbench.stratifiers._base import MultilabelStratifier, tiny_labels
 from stratbench.stratifiers.hybrid.group_search import group_combinations
 from stratbench.stratifiers.hybrid.ld_polish import polish_ld
 from stratbench.stratifiers.iterative import iterative_fold_ids
-from stratbench.stratifiers.sois import SELECT
+from stratbench.stratifiers.sois import combination_weights, sois_fold_ids
 
 # The kernels keep one float32 record per combination c with more than one example (a label, or a co-occurring
 # pair), so that one or two cache lines serve it (56 bytes at k = 10; the search hints both ahead of a read):
@@ -206,6 +211,7 @@ class HybridStratification(MultilabelStratifier):
         self.polish_budget = polish_budget
 
     supports_groups = True
+    weighs_labels = True
     group_passes = 10  # passes of the group search per ``passes`` (groups are few; it stops when a pass moves none)
 
     def _compile_plan(self, grouped):
@@ -240,23 +246,25 @@ class HybridStratification(MultilabelStratifier):
         if self.start not in ("both", "iterative", "sois"):
             raise StratbenchError(f"start must be 'both', 'iterative' or 'sois', got {self.start!r}")
 
-    def _assign_groups(self, counts, sizes, ratios, rng, rows=None):
+    def _assign_groups(self, counts, sizes, ratios, rng, rows=None, label_weights=None):
         """Whole groups (:mod:`stratbench.stratifiers.hybrid.group_search`): grouped IS's subsets, then moves
         and swaps of groups that lower F without emptying a (subset, label) cell or moving sizes further
         from their targets. Singleton groups: the hybrid's own folds."""
-        if np.all(sizes == 1):
-            return self._assign(sp.csr_matrix(counts), ratios, rng)  # counts are Y itself, in row order
+        if np.all(sizes == 1):  # counts are Y itself, in row order
+            return self._assign(sp.csr_matrix(counts), ratios, rng, label_weights)
         self._check_options()
         Y, member = rows
         n, k = Y.shape[0], len(ratios)
         comb = label_combinations(Y)
         targets = apportion(n, ratios).astype(np.float64)
         seed_is, seed_search = (int(v) for v in rng.integers(0, 2**63, size=2))
-        fold = iterative_fold_ids(counts, ratios, seed_is, weights=sizes).astype(np.int64)
+        fold = iterative_fold_ids(counts, ratios, seed_is, weights=sizes, label_weights=label_weights).astype(np.int64)
         amounts = group_combinations(comb, member, len(sizes))
         start = np.asarray((amounts.T @ sp.csr_matrix((np.ones(len(fold)), (np.arange(len(fold)), fold)),
                                                         shape=(len(fold), k))).todense(), dtype=np.float64)
         weight, hinge = objective_weights(comb, [start], targets, n, self.pair_weight, self.dcp_weight)
+        if label_weights is not None:
+            weight, hinge = weight * combination_weights(comb, label_weights), hinge * combination_weights(comb, label_weights)
         pairs = comb.is_pair
         pair_zeros = max(int((start[pairs] == 0).sum()) - np.maximum(0, k - comb.support[pairs]).sum(), 1)
         R = np.column_stack([start, comb.support, weight, hinge, pairs]).astype(np.float64)
@@ -265,28 +273,27 @@ class HybridStratification(MultilabelStratifier):
                             self.group_passes * max(self.passes, 1), self.samples, np.uint64(seed_search),
                             np.array([self.fill, self.fill / pair_zeros]))
 
-    def _assign(self, Y, ratios, rng):
+    def _assign(self, Y, ratios, rng, label_weights=None):
         self._check_options()
-        comb = label_combinations(Y) if self._every() else None
+        comb = label_combinations(Y) if self._every() or label_weights is not None else None
         seed_is, seed_sois, seed_search = (int(v) for v in rng.integers(0, 2**63, size=3))
-        return self._refine(Y, comb, ratios, self._starts(Y, comb, ratios, seed_is, seed_sois), seed_search)
+        starts = self._starts(Y, comb, ratios, seed_is, seed_sois, label_weights)
+        return self._refine(Y, comb, ratios, starts, seed_search, label_weights)
 
     def _every(self) -> bool:
         """Whether a split reads every label combination (SOIS's start and the polish do), not only those
         with more than one example (:func:`single_combinations`)."""
         return self.start != "iterative" or self.polish is not None
 
-    def _starts(self, Y, comb, ratios, seed_is: int, seed_sois: int) -> dict:
+    def _starts(self, Y, comb, ratios, seed_is: int, seed_sois: int, label_weights=None) -> dict:
         """Step 1: IS's folds, and SOIS's unless ``start`` is ``"iterative"`` (``comb`` may then be None)."""
-        starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is)}
+        starts = {"iterative": iterative_fold_ids(Y, ratios, seed_is, label_weights=label_weights)}
         if self.start in ("sois", "both"):
-            starts["sois"] = sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
-                                         comb.insertion, np.asarray(ratios, np.float64),
-                                         np.uint64(seed_sois), SELECT["paper"], False)
+            starts["sois"] = sois_fold_ids(Y, ratios, seed_sois, label_weights=label_weights, comb=comb)
         return starts
 
-    def _refine(self, Y, comb, ratios, starts: dict, seed_search: int) -> np.ndarray:
-        """Steps 2–6 from the ``starts`` (IS's among them); ``comb`` may be None without the polish."""
+    def _refine(self, Y, comb, ratios, starts: dict, seed_search: int, label_weights=None) -> np.ndarray:
+        """Steps 2–6 from the ``starts`` (IS's among them); ``comb`` may be None without the polish and weights."""
         n, k = Y.shape[0], len(ratios)
         targets = apportion(n, ratios).astype(np.float64)
         ideal = np.asarray(ratios, np.float64)
@@ -294,8 +301,13 @@ class HybridStratification(MultilabelStratifier):
         if not self.holdout and np.ptp(ideal) == 0:
             least, most = np.full(k, float(n // k)), np.full(k, float(-(-n // k)))
 
-        # one-example labels and pairs enter F only through each example's summed weight of them
-        kept = single_combinations(comb, ideal, Y)
+        # one-example labels and pairs enter F only through each example's summed weight of them (with column
+        # weights, every combination enters on its own)
+        if label_weights is None:
+            kept = single_combinations(comb, ideal, Y)
+        else:
+            zeros = np.zeros(n, dtype=np.int64)
+            kept = KeptCombinations(comb.row_ptr, comb.row_combos, comb.support, comb.is_pair, zeros, zeros)
         row_ptr, row_combos, support, pairs = kept.row_ptr, kept.row_combos, kept.support, kept.is_pair
         label_alone, pair_alone = kept.labels_alone, kept.pairs_alone
 
@@ -307,6 +319,8 @@ class HybridStratification(MultilabelStratifier):
         scales = _term_scales(support.astype(float), pairs, list(counts.values()), targets, n,
                               [one_example_errors(label_alone, pair_alone, fold, targets / n) for fold in starts.values()])
         weight, hinge = _weights(support.astype(float), pairs, scales, n, self.pair_weight, self.dcp_weight)
+        if label_weights is not None:
+            weight, hinge = weight * combination_weights(comb, label_weights), hinge * combination_weights(comb, label_weights)
         single_weight = _weights(np.ones(2), np.array([False, True]), scales, n, self.pair_weight,
                                  self.dcp_weight)[0].astype(np.float32).astype(np.float64)  # as R holds weights
         single = label_alone * single_weight[0] + pair_alone * single_weight[1]
@@ -334,7 +348,8 @@ class HybridStratification(MultilabelStratifier):
         if self.polish is None:
             return result[2]
         return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs,
-                         free_sizes=not self.holdout and np.ptp(ideal) == 0, budget=self.polish_budget)
+                         free_sizes=not self.holdout and np.ptp(ideal) == 0, budget=self.polish_budget,
+                         combo_weights=None if label_weights is None else combination_weights(comb, label_weights))
 
 
 def compile_search() -> None:
