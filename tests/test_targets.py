@@ -76,6 +76,31 @@ def test_a_column_of_label_lists_is_split_in_one_call_and_each_part_keeps_its_ty
         from_label_lists(["ab", ["a"]])
 
 
+def test_a_hugging_face_dataset_is_split_by_its_sequence_column_into_datasets_in_one_call():
+    """mteb #5504: ``datasets`` stratifies only ClassLabel columns, so a multi-label subsample was never stratified.
+    Here the Sequence column is named as y and the parts come back as Datasets, each label's share kept (the
+    optional ``hf`` extra, installed in CI with every extra)."""
+    import datasets
+
+    from stratbench.labels import from_label_lists
+    from stratbench.model_selection import train_validation_test_split
+
+    rng = np.random.default_rng(1)
+    tags = [sorted(set(rng.choice(["news", "sport", "tech", "arts"], rng.integers(0, 3)).tolist())) for _ in range(200)]
+    data = datasets.Dataset.from_dict({"text": [f"doc {i}" for i in range(200)], "tags": tags})
+    train, validation, test = train_validation_test_split(data, y="tags", sizes=(0.6, 0.2, 0.2), random_state=0)
+    assert all(isinstance(part, datasets.Dataset) for part in (train, validation, test))
+    assert (len(train), len(validation), len(test)) == (120, 40, 40)
+    assert sorted([*train["text"], *validation["text"], *test["text"]]) == sorted(data["text"])
+    share = from_label_lists(data["tags"]).toarray().mean(axis=0)
+    for part in (train, validation, test):  # IS keeps each label within one example of its share
+        Y = from_label_lists(part["tags"], classes=["arts", "news", "sport", "tech"]).toarray()
+        assert np.all(np.abs(Y.sum(axis=0) - share * len(part)) <= 1.0), (Y.sum(axis=0), share * len(part))
+    with pytest.raises(StratbenchError, match="y='labels' names a column of label lists in the first array, which "
+                                              "has columns \\['text', 'tags'\\]"):
+        train_validation_test_split(data, y="labels")
+
+
 def test_the_kind_named_is_scikit_learns_at_any_size():
     """The message names y's kind as scikit-learn's type_of_target does, also where the stray value is beyond the
     rows a dense copy could hold."""

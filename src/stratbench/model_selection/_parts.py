@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from stratbench import StratbenchError, stratifiers
-from stratbench.labels import as_label_matrix, with_strata
+from stratbench.labels import as_label_matrix, from_label_lists, with_strata
 from stratbench.model_selection._rare import RARE, labels_missing_a_part, place_in_every_part, warn_missing_parts
 from stratbench.model_selection._split import _MultilabelSplitter, _take, column_names
 from stratbench.stratifiers._base import check_random_state
@@ -165,7 +165,9 @@ def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, 
     k stratified parts of one split by ``y`` (train, validation and test by default), in scikit-learn's
     ``train_test_split`` order: the parts of the first array, then the next's. Sizes, groups, ``strata`` (a
     :class:`~stratbench.labels.TargetTable` stratified on beside ``y``; ``y=None`` for it alone), ``rare`` and the
-    method as :class:`MultilabelStratifiedParts`.
+    method as :class:`MultilabelStratifiedParts`. ``y`` may name a column of label lists in the first array (a
+    pandas DataFrame, or a Hugging Face ``datasets`` Dataset whose parts come back as Datasets): read by
+    :func:`~stratbench.labels.from_label_lists`, labels sorted.
 
     Examples
     --------
@@ -177,12 +179,24 @@ def train_validation_test_split(*arrays, y, sizes=(0.8, 0.1, 0.1), groups=None, 
     """
     if not arrays:
         raise StratbenchError("train_validation_test_split needs at least one array to split (e.g. X, y)")
+    if isinstance(y, str):
+        y = _label_lists_column(arrays[0], y)
     check_consistent_length(**{f"arrays[{i}]": a for i, a in enumerate(arrays)}, y=y, groups=groups, strata=strata)
     k = len(check_sizes(sizes))
     names = ("train", "validation", "test") if k == 3 else tuple(f"part {j}" for j in range(k))
     cv = MultilabelStratifiedParts(sizes, names, random_state=random_state, method=method, rare=rare, **params)
     parts = next(cv._split(None, y, groups, strata, stacklevel=3))  # the warning points at the caller's line
     return [_take(a, rows) for a in arrays for rows in parts]
+
+
+def _label_lists_column(table, name: str):
+    """The label matrix of the column ``name`` of label lists in ``table`` (a DataFrame or a Dataset)."""
+    columns = getattr(table, "column_names", None)
+    columns = list(getattr(table, "columns", []) if columns is None else columns)
+    if name not in columns:
+        raise StratbenchError(f"y={name!r} names a column of label lists in the first array, which has columns "
+                              f"{columns}; pass y as a label matrix otherwise")
+    return from_label_lists(table[name])
 
 
 __all__ = ["MultilabelStratifiedParts", "check_sizes", "labels_missing_a_part", "part_sizes", "place_in_every_part",

@@ -434,9 +434,12 @@ def iterative_train_test_split(X, y, test_size, *, random_state=None, compat: st
 
 
 def _take(a, rows: np.ndarray):
-    """The ``rows`` of an array, a sparse matrix, a pandas object (by position) or a list."""
+    """The ``rows`` of an array, a sparse matrix, a pandas object (by position), a Hugging Face ``datasets``
+    Dataset (its ``select``: a Dataset) or a list."""
     if hasattr(a, "iloc"):
         return a.iloc[rows]
+    if hasattr(a, "select") and hasattr(a, "column_names"):  # datasets.Dataset: indexing would give a dict
+        return a.select(rows)
     if hasattr(a, "shape"):
         return a[rows]
     return [a[i] for i in rows]
