@@ -2,6 +2,7 @@
 stratified on by every method, weights honoured by the methods that weigh columns, routed like groups; and the
 k-fold classes' ``rare`` option."""
 
+import re
 import warnings
 
 import numpy as np
@@ -196,3 +197,64 @@ def test_rare_guarantee_places_every_label_and_value_in_every_fold_or_refuses_wa
         MultilabelStratifiedKFold(5, compat="iterstrat", rare="guarantee")
     with pytest.raises(StratbenchError, match="rare must be one of"):
         RepeatedMultilabelStratifiedKFold(5, rare="always")
+
+
+def test_a_datasets_features_become_strata_by_name_or_index_and_a_missing_one_is_named():
+    from stratbench.datasets import generate_synthetic
+    from stratbench.datasets.core import feature_strata
+
+    ds = generate_synthetic("g", examples=50, labels=3, features=4, cardinality=1.5, seed=1, centroids=2)
+    table = feature_strata(ds, {"a": {"feature": "x0", "kind": "continuous", "bins": 2},
+                                "b": {"feature": 3, "kind": "continuous", "weight": 2}})
+    np.testing.assert_array_equal(table.data["a"], ds.X[:, 0])
+    np.testing.assert_array_equal(table.data["b"], ds.X[:, 3])
+    assert repr(table) == "TargetTable(50 rows; a: continuous, 2 quantile bins; b: continuous, 5 quantile bins, weight 2)"
+    with pytest.raises(StratbenchError, match=r"dataset 'g': strata 'a' names feature 'age', which it does not have "
+                                              r"\(4 features\)"):
+        feature_strata(ds, {"a": {"feature": "age", "kind": "continuous"}})
+    with pytest.raises(StratbenchError, match="has features 0…3"):
+        feature_strata(ds, {"a": {"feature": 9, "kind": "continuous"}})
+
+
+STRATA_STUDY = ("study: s\nseed: 1\nn_splits: 3\nrepeats: 1\nstratifiers: {{{methods}}}\n"
+                "datasets: {{toy: {{synthetic: {{examples: 60, labels: 3, features: 4, cardinality: 1.2}},\n"
+                "  strata: {{x0: {{feature: x0, kind: continuous, weight: {weight}}}}}}}}}\n")
+
+
+@pytest.mark.parametrize(("methods", "weight", "says"), [
+    ("iterative: {}, hybrid: {}", 2, None),
+    ("iterative: {}, labelset: {}", 1, None),
+    ("iterative: {}, labelset: {}", 2, r"config: strata \['toy.x0'\] weigh other than 1, and stratifiers \['labelset'\] "
+                                       "do not weigh columns"),
+])
+def test_stratbench_check_takes_a_datasets_strata_and_refuses_weights_a_stratifier_cannot_honour(tmp_path, capsys,
+                                                                                                methods, weight, says):
+    from stratbench.__main__ import main
+
+    path = tmp_path / "study.yaml"
+    path.write_text(STRATA_STUDY.format(methods=methods, weight=weight))
+    assert main(["check", "--configfile", str(path)]) == (0 if says is None else 1)
+    if says:
+        assert re.search(says, capsys.readouterr().err)
+
+
+@pytest.mark.workflow
+def test_a_studys_strata_are_split_on_and_measured_per_column(tmp_path):
+    """A declaration as the config example's, on a generated dataset: every make_folds job splits on the labels and
+    the feature, and writes LD[x0] and FLZ[x0] for each stratifier and repeat; no bin misses a fold, and IS at
+    weight 3 keeps the bins' shares within LD 0.01."""
+    from conftest import run_snakemake
+
+    config = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 2,
+              "datasets": {"toy": {"synthetic": {"examples": 90, "labels": 4, "features": 3, "cardinality": 1.5,
+                                                 "seed": 2, "centroids": 2},
+                                   "strata": {"x0": {"feature": "x0", "kind": "continuous", "bins": 3, "weight": 3}}}},
+              "stratifiers": {"iterative": {}, "optisplit_rld": {}}}
+    result = run_snakemake(tmp_path, config, "--cores", "2", "results/s/tables/fold_quality_summary.csv")
+    assert result.returncode == 0, result.stderr[-3000:]
+    summary = pd.read_csv(tmp_path / "results/s/tables/fold_quality_summary.csv")
+    shown = summary[summary["measure"].isin(["LD[x0]", "FLZ[x0]"])]
+    assert len(shown) == 4 and set(shown["repeats"]) == {2}
+    assert shown[shown["measure"] == "FLZ[x0]"]["mean"].max() == 0  # every bin in every fold
+    iterative_ld = shown[(shown["stratifier"] == "iterative") & (shown["measure"] == "LD[x0]")]["mean"].item()
+    assert iterative_ld < 0.01, iterative_ld  # 30 rows of each bin dealt 10 to a fold

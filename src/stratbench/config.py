@@ -172,6 +172,7 @@ def check_study(study) -> None:
                 keys = (f"{kind}s", name, *(("class",) if "class" in (methods[name] or {}) else ()))
                 raise ConfigError(f"config: {kind} {name!r}: {exc}", keys) from None
     _check_groups(study)
+    _check_strata(study)
     for kind, methods in (("stratifier", study.stratifiers), ("classifier", study.classifiers)):
         for name, spec in methods.items():
             if spec.get("params") or (kind == "classifier" and study.forest):
@@ -294,6 +295,23 @@ def _check_synthetic(name: str, params: dict) -> None:
     except StratbenchError as exc:
         raise StratbenchError(f"config: {exc}") from None
     remember(mark, f"{name}\n")
+
+
+def _check_strata(study) -> None:
+    """Columns stratified on beside the labels (``strata:``) are a benchmark's (its make_folds jobs read them); a
+    weight other than 1 needs every stratifier of the study to weigh columns (the others refuse weights)."""
+    declared = {d: study.strata_spec(d) for d in study.datasets if study.strata_spec(d)}
+    if declared and study.kind != "benchmark":
+        raise StratbenchError(f"config: dataset {next(iter(declared))!r} declares strata: a {study.kind} study does not "
+                              "read them; declare them in a benchmark study")
+    weighted = sorted({f"{d}.{c}" for d, spec in declared.items() for c, e in spec.items() if e.get("weight", 1) != 1})
+    if weighted:
+        unweighing = [n for n in study.stratifiers if not getattr(study.method_class("stratifier", n), "weighs_labels",
+                                                                   False)]
+        if unweighing:
+            raise StratbenchError(f"config: strata {weighted} weigh other than 1, and stratifiers {unweighing} do not "
+                                  "weigh columns (iterative, sois, hybrid and optisplit do): leave the weights at 1, or "
+                                  "leave those stratifiers out")
 
 
 def _check_groups(study) -> None:

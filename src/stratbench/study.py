@@ -45,7 +45,7 @@ class DatasetEntry:
 
     @classmethod
     def parse(cls, name: str, spec: dict) -> DatasetEntry:
-        kinds = tuple(sorted(set(spec) - {"groups"}))
+        kinds = tuple(sorted(set(spec) - {"groups", "strata"}))
         generated = next((kind for kind in GENERATED if kind in spec), None)
         if generated:
             kind, params, mulan = generated, spec[generated], None
@@ -196,6 +196,10 @@ class Study:
             return local_shape(self.local_spec(dataset))
         e = registry.entry(self.mulan_name(dataset))
         return e.examples, e.labels
+
+    def strata_spec(self, dataset: str) -> dict | None:
+        """The dataset's ``strata:`` (columns stratified on beside its labels), None where it has none."""
+        return self.config["datasets"][dataset].get("strata")
 
     def grouped(self, dataset: str) -> bool:
         """Whether the dataset is split by groups: its own (``grouped_labels``) or made (``groups:``)."""

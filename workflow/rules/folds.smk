@@ -1,7 +1,8 @@
 rule make_folds:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=lambda w: method_sources("stratifier", w.stratifier) + code("measures/fold_quality.py", "labels"),
+        code=lambda w: method_sources("stratifier", w.stratifier)
+        + code("measures/fold_quality.py", "labels", "datasets/core.py"),
     output:
         # every repeat of one (dataset, stratifier) in one job: a split and its measures take milliseconds
         # to seconds, a job's start-up a second
@@ -20,6 +21,7 @@ rule make_folds:
         **asks("make_folds"),
     params:
         spec=lambda w: study.stratifiers[w.stratifier],
+        strata=lambda w: study.strata_spec(w.dataset),
         n_splits=study.n_splits,
         repeats=study.repeats,
         seeds=lambda w: [study.split_seed(w.dataset, r) for r in study.repeats],
@@ -30,7 +32,8 @@ rule make_folds:
 rule make_folds_per_repeat:
     input:
         data=lambda w: study.dataset_file(w.dataset),
-        code=lambda w: method_sources("stratifier", w.stratifier) + code("measures/fold_quality.py", "labels"),
+        code=lambda w: method_sources("stratifier", w.stratifier)
+        + code("measures/fold_quality.py", "labels", "datasets/core.py"),
     output:
         # a dataset of at least stratbench.plans.SPLIT_PER_REPEAT_CELLS cells: one repeat a job, side by side
         folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
@@ -48,6 +51,7 @@ rule make_folds_per_repeat:
         **asks("make_folds_per_repeat"),
     params:
         spec=lambda w: study.stratifiers[w.stratifier],
+        strata=lambda w: study.strata_spec(w.dataset),
         n_splits=study.n_splits,
         repeats=lambda w: [int(w.repeat)],
         seeds=lambda w: [study.split_seed(w.dataset, int(w.repeat))],

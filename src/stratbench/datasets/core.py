@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from stratbench import StratbenchError
 from stratbench._warn import warn
 from stratbench.io import save_npz
 
@@ -87,3 +88,32 @@ def load_dataset(path: str | os.PathLike) -> MultilabelDataset:
             groups=z["groups"] if "groups" in z else None,
             dependence=float(z["dependence"]) if "dependence" in z else None,
         )
+
+
+def feature_strata(ds: MultilabelDataset, spec: dict):
+    """The :class:`~stratbench.labels.TargetTable` a config's ``strata:`` declares on ``ds``: each entry
+    ``{feature, kind, bins, weight}`` takes the feature by name (``ds.feature_names``) or column index. A
+    feature that is not there stops, naming the dataset and the features it has."""
+    from stratbench.labels import TargetTable
+
+    columns, kinds, weights, bins = {}, {}, {}, {}
+    for name, entry in spec.items():
+        feature = entry["feature"]
+        if isinstance(feature, str):
+            if feature not in ds.feature_names:
+                near = [f for f in ds.feature_names if feature.lower() in f.lower()][:5]
+                raise StratbenchError(f"dataset {ds.name!r}: strata {name!r} names feature {feature!r}, which it does "
+                                      f"not have ({len(ds.feature_names)} features"
+                                      f"{'; similar: ' + ', '.join(near) if near else ''}); name one or give its index")
+            index = ds.feature_names.index(feature)
+        else:
+            if not 0 <= int(feature) < ds.X.shape[1]:
+                raise StratbenchError(f"dataset {ds.name!r}: strata {name!r} takes feature {feature}, and the dataset "
+                                      f"has features 0…{ds.X.shape[1] - 1}")
+            index = int(feature)
+        column = ds.X[:, index]
+        columns[name] = np.asarray(column.todense()).ravel() if sp.issparse(column) else np.asarray(column).ravel()
+        kinds[name] = entry["kind"]
+        weights[name] = entry.get("weight", 1)
+        bins[name] = entry.get("bins", 5)
+    return TargetTable(columns, kinds=kinds, weights=weights, bins=bins)

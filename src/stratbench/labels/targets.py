@@ -9,7 +9,7 @@ hashable values, one class per value), counts (``"count"``: integers ≥ 0) and 
 - a continuous column is cut into ``bins`` quantile bins (default 5, as scikit-learn's ``KBinsDiscretizer``):
   edges at the quantiles 1/b, …, (b − 1)/b of its values, equal edges merged, one indicator per bin; ``bins``
   may also be the edges themselves (a sorted list; values below the first go to the first bin, above the last
-  to the last);
+  to the last; a bin no row falls in is left out);
 - a count column is one class per value where it has at most ``bins`` distinct values, else binned as a
   continuous column.
 
@@ -190,6 +190,9 @@ class TargetTable:
             if kind == "labels":
                 block = block[:, [values.index("1")]] if "1" in values else sp.csr_matrix((len(codes), 1), dtype=np.int8)
                 values = ["1"]
+            if kind != "labels":  # a value no row holds (a bin between given edges): nothing to stratify
+                held = np.flatnonzero(np.bincount(block.indices, minlength=block.shape[1]) > 0)
+                block, values = block[:, held], [values[i] for i in held]
             blocks.append(block)
             weights += [float(self.weights.get(name, 1.0))] * block.shape[1]
             names += [name if kind == "labels" else (f"{name}∈{v}" if v.startswith("[") else f"{name}={v}")
