@@ -303,12 +303,30 @@ def classes() -> list[Splitter]:
             else:
                 yield from self.parts.split(X, y, groups)
 
+    class WithStrata:
+        """``MultilabelStratifiedKFold(shuffle=True)`` given ``strata`` beside y: a multiclass column and a continuous
+        one of weight 2 in 3 quantile bins (made from the row numbers, so every case has them)."""
+
+        def __init__(self, k, seed, **kw):
+            self.cv = ms.MultilabelStratifiedKFold(k, shuffle=True, random_state=seed, **kw)
+
+        def split(self, X, y, groups=None):
+            from stratbench.labels import TargetTable
+            from stratbench.stratifiers._checks import num_samples
+
+            rows = np.arange(num_samples(y))
+            table = TargetTable({"site": rows % 3, "score": np.sin(rows)}, kinds={"site": "multiclass",
+                                                                               "score": "continuous"},
+                                weights={"score": 2}, bins={"score": 3})
+            return self.cv.split(X, y, groups, strata=table)
+
     def kfold(cls, **fixed):
         return lambda k, seed, **kw: cls(k, random_state=seed, **{**fixed, **kw})
 
     return [
         Splitter("MultilabelStratifiedKFold(shuffle=True)", kfold(ms.MultilabelStratifiedKFold, shuffle=True)),
         Splitter("MultilabelStratifiedKFold(method='sois')", kfold(ms.MultilabelStratifiedKFold, method="sois")),
+        Splitter("MultilabelStratifiedKFold(shuffle=True) with strata (a TargetTable)", WithStrata),
         Splitter("MultilabelStratifiedKFold(compat='iterstrat')",
                  kfold(ms.MultilabelStratifiedKFold, shuffle=True, compat="iterstrat"), peer=iterstrat),
         Splitter("RepeatedMultilabelStratifiedKFold(n_repeats=1)",

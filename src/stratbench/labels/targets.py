@@ -114,6 +114,8 @@ class TargetTable:
         lengths = {name: len(self._column(name)) for name in self.kinds}
         if len(set(lengths.values())) > 1:
             raise StratbenchError(f"TargetTable: the declared columns differ in length: {lengths}")
+        if not next(iter(lengths.values())):
+            raise StratbenchError("TargetTable: the columns have no rows: one row per example")
         for name in self.kinds:
             self._bins_of(name)
 
