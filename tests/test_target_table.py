@@ -1,4 +1,4 @@
-"""Targets of every kind (issue 56, items 1 and 4): a TargetTable's columns expanded into weighted indicators,
+"""Targets of every kind: a TargetTable's columns expanded into weighted indicators,
 stratified on by every method, weights honoured by the methods that weigh columns, routed like groups; and the
 k-fold classes' ``rare`` option."""
 
@@ -258,3 +258,22 @@ def test_a_studys_strata_are_split_on_and_measured_per_column(tmp_path):
     assert shown[shown["measure"] == "FLZ[x0]"]["mean"].max() == 0  # every bin in every fold
     iterative_ld = shown[(shown["stratifier"] == "iterative") & (shown["measure"] == "LD[x0]")]["mean"].item()
     assert iterative_ld < 0.01, iterative_ld  # 30 rows of each bin dealt 10 to a fold
+
+
+def test_the_mixed_target_benchmark_divides_by_randoms_ld_per_dataset_and_averages_the_ratios():
+    """benchmarks/mixed_targets.py's table, on a hand-made summary: method a has LD 0.5× and 2× random's on two
+    datasets (mean 1.25), b 0.25× on both (0.25)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import mixed_targets
+
+    rows = [("d1", "random", 0.4), ("d1", "a", 0.2), ("d1", "b", 0.1), ("d2", "random", 0.1), ("d2", "a", 0.2),
+            ("d2", "b", 0.025)]
+    summary = pd.DataFrame([dict(dataset=d, set="feature", method=m, label_LD=v, metadata_LD=v) for d, m, v in rows])
+    ratio = mixed_targets.relative(summary, "label_LD")
+    assert ratio.round(6).to_dict() == {("d1", "random"): 1.0, ("d1", "a"): 0.5, ("d1", "b"): 0.25,
+                                        ("d2", "random"): 1.0, ("d2", "a"): 2.0, ("d2", "b"): 0.25}
+    assert mixed_targets._mean(ratio.xs("a", level="method")) == pytest.approx(1.25)
+    assert mixed_targets._mean(ratio.xs("b", level="method")) == pytest.approx(0.25)
