@@ -271,7 +271,7 @@ def figure(summary: pd.DataFrame):
         seeds, k = int(broad["seeds"].max()), int(broad["k"].max())
         add_caption_note(fig, f"LD as the mean over {seeds} seeds of {k}-fold splits, divided by random's on the "
                               f"dataset. A dot per dataset ({datasets_n} with a feature as metadata), a bar at "
-                              f"the mean; lower is better.")
+                              f"the mean; lower is better. A ratio of 0 (an LD of 0) has no dot on the log scale.")
     return fig
 
 
