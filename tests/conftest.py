@@ -19,6 +19,18 @@ GET_A_MIRROR = (f"set {MIRROR_ENV} to a MULAN mirror folder (`python -m stratben
                 "27 MB), or keep one at ../shared/datasets/mulan beside the checkout")
 
 
+# Under pytest-xdist (README's test command: -n auto --dist loadgroup) the tests of one group run on one worker, so
+# what they share is made once: the finished tiny study (a session fixture of two Snakemake runs, about 6 minutes),
+# and a module's fixtures where a module names its group (the SLURM node, the conformance marks).
+SHARED_STUDY = {"finished_runs", "finished_study"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SHARED_STUDY & set(item.fixturenames):  # the fixtures' closure: also those that use them (copied_study, …)
+            item.add_marker(pytest.mark.xdist_group("finished_study"))
+
+
 def pytest_report_header(config):
     path = _mirror()
     return f"MULAN mirror: {path}" if path else f"MULAN mirror: none, so the real-data tests skip; {GET_A_MIRROR}"

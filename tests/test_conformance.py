@@ -8,6 +8,7 @@ import pytest
 from stratbench import conformance, model_selection
 
 PROPERTIES = [p for p in conformance.PROPERTIES if p != "real_sizes"]
+pytestmark = pytest.mark.xdist_group("test_conformance")  # the marks (results) made once, on one worker
 
 
 @pytest.fixture(scope="module")

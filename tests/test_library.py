@@ -269,7 +269,7 @@ def test_every_class_shows_every_parameter_compat_included_and_routes_groups():
         "rare='warn')")
     assert repr(MultilabelStratifiedShuffleSplit(2, test_size=0.3)) == (
         "MultilabelStratifiedShuffleSplit(n_splits=2, test_size=0.3, train_size=None, random_state=None, "
-        "method='iterative', compat=None)")
+        "method='iterative', compat=None, rare='warn')")
     assert repr(IterativeStratification(5, 1, None, 42)) == (  # scikit-multilearn's positional order
         "IterativeStratification(n_splits=5, order=1, sample_distribution_per_fold=None, random_state=42, "
         "shuffle=False, compat=None, rare='warn')")

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from conftest import REPO, tiny_config
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("test_slurm")]  # one SLURM node, made once
 MEASURED = re.compile(r"runtime|tiittanen2021_table2|fold_quality_papers\.md|paper_tables\.md")
 
 

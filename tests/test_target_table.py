@@ -277,3 +277,22 @@ def test_the_mixed_target_benchmark_divides_by_randoms_ld_per_dataset_and_averag
                                         ("d2", "random"): 1.0, ("d2", "a"): 2.0, ("d2", "b"): 0.25}
     assert mixed_targets._mean(ratio.xs("a", level="method")) == pytest.approx(1.25)
     assert mixed_targets._mean(ratio.xs("b", level="method")) == pytest.approx(0.25)
+
+
+def test_the_shuffle_split_guarantees_rare_labels_on_both_sides_or_names_them_once_per_split():
+    rng = np.random.default_rng(0)
+    Y = np.zeros((60, 3), dtype=np.int8)
+    Y[:, 0] = rng.random(60) < 0.5
+    Y[[1, 7], 1] = 1  # two positives: one for each side
+    Y[2, 2] = 1  # one positive: on one side only, whatever the split
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        list(MultilabelStratifiedShuffleSplit(2, test_size=0.2, random_state=0, method="random").split(None, Y))
+    said = [w for w in caught if "no positive in some part (train, test)" in str(w.message)]
+    assert len(said) == 2 and all(w.filename == __file__ for w in said)  # one per split, at this line
+    sure = MultilabelStratifiedShuffleSplit(5, test_size=0.2, random_state=0, method="random", rare="guarantee")
+    for train, test in sure.split(None, Y):
+        assert (len(train), len(test)) == (48, 12)
+        assert Y[train, 1].sum() == 1 and Y[test, 1].sum() == 1
+    with pytest.raises(StratbenchError, match="no train_size that leaves rows out"):
+        next(MultilabelStratifiedShuffleSplit(2, test_size=0.2, train_size=0.5, rare="guarantee").split(None, Y))

@@ -24,7 +24,7 @@ What they mean, the same for every method:
   and test by default) in one stratified split, with exact sizes, groups kept whole, and ``rare="guarantee"``
   for a positive of every label with as many positives as parts in each part (no peer has them: their users
   split twice, scikit-multilearn #209);
-- ``rare`` (the k-fold classes and the parts splitter): ``"warn"`` (default: one warning per CV naming the
+- ``rare`` (the k-fold classes, the shuffle split and the parts splitter): ``"warn"`` (default: one warning per CV naming the
   labels left with no positive in some test fold or part), ``"guarantee"`` (every label, and every value of
   ``strata``, with at least as many positives as parts has one in each, or a StratbenchError names those that
   cannot, before any split is returned), ``"ignore"``;

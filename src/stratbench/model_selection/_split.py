@@ -345,7 +345,8 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
     the rows in a fresh random order; the sides hold exactly scikit-learn's sizes (test ⌈p·n⌉ for a float share,
     the rest train; ``"default"``: 0.1), the method's split moved to them by the fewest label changes
     (:func:`stratbench.stratifiers._sizes.fit_sizes`). ``compat="iterstrat"``: iterative-stratification 0.1.9's
-    splits, bit for bit (its sides are near those sizes, not at them).
+    splits, bit for bit (its sides are near those sizes, not at them). ``rare`` as the k-fold classes', for the two
+    sides of each split (one warning per split; ``"guarantee"`` where no rows are left out of both sides).
 
     Examples
     --------
@@ -358,13 +359,14 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
     _compat = (None, "iterstrat")
 
     def __init__(self, n_splits: int = 10, *, test_size="default", train_size=None, random_state=None,
-                 method: str = "iterative", compat: str | None = None, **params):
-        self.n_splits, self.test_size, self.train_size, self.random_state, self.method, self.compat, self.params = (
-            n_splits, test_size, train_size, random_state, method, compat, params)
+                 method: str = "iterative", compat: str | None = None, rare: str = "warn", **params):
+        (self.n_splits, self.test_size, self.train_size, self.random_state, self.method, self.compat, self.rare,
+         self.params) = (n_splits, test_size, train_size, random_state, method, compat, rare, params)
         self._check_params()
 
     def _check_params(self) -> None:
         check_n_splits(self.n_splits, least=1)
+        _check_rare(self.rare, self.compat)
         if not (isinstance(self.test_size, str) and self.test_size == "default"):
             check_size(self.test_size, "test_size")
         check_size(self.train_size, "train_size")
@@ -387,21 +389,39 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
         n = len(strata) if Y is None else Y.shape[0]
         groups = check_groups(groups, n)
         n_train, n_test = holdout_sizes(n, self._test_size(), self.train_size)
+        rest = n - n_train - n_test  # rows in neither side where the two sizes leave some out
+        if self.rare == "guarantee" and (groups is not None or rest):
+            raise StratbenchError("rare='guarantee' swaps single rows between the two sides: it takes no groups and "
+                                  "no train_size that leaves rows out; use rare='warn' there")
+        split_on = with_strata(Y, strata)[0]  # the sizes fitted, and rare labels placed, on every column split on
+        names = column_names(Y, strata)
         if self.compat is not None:
             if groups is not None:
                 raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
                                       "across the sides")
             for test in shuffle_split_test_sides(Y, n_train, n_test, self.n_splits, self._peer_rng()):
+                self._warn_sides(split_on, np.where(test, 1, 0), names)
                 yield np.flatnonzero(~test), np.flatnonzero(test)
             return
         inner = stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
                                 train_size=self.train_size, random_state=self.random_state, **self.params)
-        rest = n - n_train - n_test  # rows in neither side where the two sizes leave some out
-        split_on = with_strata(Y, strata)[0]  # the sizes fitted by the fewest changes of every column split on
-        for ids in inner.holdout_ids(Y, groups=groups, strata=strata):
+        with warnings.catch_warnings():
+            if self.rare != "ignore":  # said once per split, naming the labels, below
+                warnings.filterwarnings("ignore", message=".*fewer positives than the")
+            draws = inner.holdout_ids(Y, groups=groups, strata=strata)
+        for ids in draws:
             if groups is None:  # scikit-learn's exact sizes, the rows left out as a third subset (id −1 → 2)
                 ids = fit_sizes(split_on, np.where(ids < 0, 2, ids), np.array([n_train, n_test, rest]))
+            if self.rare == "guarantee":
+                ids = place_in_every_part(split_on, ids, 2)
+            self._warn_sides(split_on, ids, names)
             yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
+
+    def _warn_sides(self, split_on, ids, names) -> None:
+        """rare='warn': one warning for this split, at the caller's line, over the rows of its two sides."""
+        if self.rare == "warn":
+            sides = (ids == 0) | (ids == 1)
+            warn_missing_parts(split_on[sides], ids[sides], ["train", "test"], stacklevel=3, label_names=names)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         return self.n_splits
