@@ -19,31 +19,15 @@ measure is NaN.
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import rankdata
 
-from stratbench.measures.classification import hamming_loss, ranking_loss, subset_accuracy
+from stratbench.measures.classification import hamming_loss, label_auc, label_f1, ranking_loss, subset_accuracy
+from stratbench.measures.names import LOWER_IS_BETTER as SCORE_LOWER_IS_BETTER
 
 MEASURES = ["macro_f1", "macro_auc", "micro_f1", "hamming_loss", "subset_accuracy", "ranking_loss"]
-LOWER_IS_BETTER = {"hamming_loss", "ranking_loss"}
+# the package's table (stratbench.measures.names) says which are lower-is-better; the F1s and AUC are not in it
+LOWER_IS_BETTER = {m for m in MEASURES if SCORE_LOWER_IS_BETTER.get(m, False)}
 
-
-def label_f1(Y: np.ndarray, H: np.ndarray) -> np.ndarray:
-    """F1 of every label; NaN where the label has no true and no predicted positive."""
-    tp = (Y & H).sum(axis=0)
-    denominator = Y.sum(axis=0) + H.sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, 2.0 * tp / denominator, np.nan)
-
-
-def label_auc(Y: np.ndarray, S: np.ndarray) -> np.ndarray:
-    """ROC AUC of every label by the Mann–Whitney statistic (ties averaged); NaN where the label has
-    a single class in the part."""
-    positives = Y.sum(axis=0).astype(float)
-    negatives = Y.shape[0] - positives
-    ranks = rankdata(S, axis=0)  # average ranks within each label's column
-    with np.errstate(divide="ignore", invalid="ignore"):
-        auc = ((ranks * Y).sum(axis=0) - positives * (positives + 1) / 2) / (positives * negatives)
-    return np.where((positives > 0) & (negatives > 0), auc, np.nan)
+__all__ = ["LOWER_IS_BETTER", "MEASURES", "label_auc", "label_f1", "part_measures"]
 
 
 def _mean_defined(values: np.ndarray) -> tuple[float, float]:

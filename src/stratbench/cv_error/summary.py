@@ -92,20 +92,18 @@ def _ordered(frame: pd.DataFrame, stratifier_order: list[str], keys=KEYS) -> pd.
 
 
 def benjamini_hochberg(p: np.ndarray) -> np.ndarray:
-    """Benjamini–Hochberg adjusted p-values (q-values), NaN kept.
+    """Benjamini–Hochberg adjusted p-values (q-values; scipy's ``false_discovery_control``), NaN kept.
 
     >>> benjamini_hochberg(np.array([0.01, 0.04, 0.03, np.nan])).round(3).tolist()
     [0.03, 0.04, 0.04, nan]
     """
+    from scipy.stats import false_discovery_control
+
     p = np.asarray(p, dtype=float)
     q = np.full_like(p, np.nan)
     ok = ~np.isnan(p)
-    order = np.argsort(p[ok])
-    ranked = p[ok][order] * ok.sum() / np.arange(1, ok.sum() + 1)
-    ranked = np.minimum.accumulate(ranked[::-1])[::-1]
-    out = np.empty_like(ranked)
-    out[order] = np.minimum(ranked, 1.0)
-    q[ok] = out
+    if ok.any():
+        q[ok] = false_discovery_control(p[ok], method="bh")
     return q
 
 

@@ -4,7 +4,7 @@ Inputs per test fold: truth Y (n × q, 0/1), bipartition H (n × q, 0/1), scores
 more relevant). Rankings are strict: labels are ordered by score, and among equal scores the label
 with the lower index gets the worse rank (MULAN's stable sort). Undefined values are NaN:
 mean average precision when a label has no positive in the fold, micro AUC when the pooled truth
-has a single class.
+has a single class. Per label, for the CV-error study's macro measures: :func:`label_f1` and :func:`label_auc`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.stats import rankdata
 from sklearn.metrics import roc_auc_score
 
 
@@ -101,6 +102,25 @@ RANKING_MEASURES = {
     "micro_auc": micro_auc,
 }
 MEASURE_NAMES = [*BIPARTITION_MEASURES, *RANKING_MEASURES]
+
+
+def label_f1(Y: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """F1 of every label; NaN where the label has no true and no predicted positive."""
+    tp = (Y & H).sum(axis=0)
+    denominator = Y.sum(axis=0) + H.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, 2.0 * tp / denominator, np.nan)
+
+
+def label_auc(Y: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """ROC AUC of every label by the Mann–Whitney statistic (ties averaged); NaN where the label has
+    a single class in the part."""
+    positives = Y.sum(axis=0).astype(float)
+    negatives = Y.shape[0] - positives
+    ranks = rankdata(S, axis=0)  # average ranks within each label's column
+    with np.errstate(divide="ignore", invalid="ignore"):
+        auc = ((ranks * Y).sum(axis=0) - positives * (positives + 1) / 2) / (positives * negatives)
+    return np.where((positives > 0) & (negatives > 0), auc, np.nan)
 
 
 def evaluate(Y, H, S) -> dict[str, float]:
