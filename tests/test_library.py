@@ -302,3 +302,20 @@ def test_every_public_class_has_a_runnable_example():
     classes += [obj for name, obj in vars(model_selection).items() if inspect.isclass(obj) and name in model_selection.__all__]
     missing = [c.__name__ for c in classes if ">>> " not in (c.__doc__ or "")]
     assert not missing, missing
+
+
+def test_every_cross_validator_stores_its_parameters_as_given_and_nothing_else():
+    """scikit-learn's rule: ``__init__`` stores what it is given (a derived value, such as the method
+    ``IterativeStratification``'s order picks, is computed where it is used)."""
+    import inspect
+
+    from stratbench.model_selection import MultilabelStratifiedParts
+
+    shares = [0.25, 0.75]
+    built = [IterativeStratification(2, 2, shares, 0, shuffle=True), MultilabelStratifiedKFold(3, method="sois"),
+             RepeatedMultilabelStratifiedKFold(3, n_repeats=2), MultilabelStratifiedShuffleSplit(2, test_size=0.3),
+             MultilabelStratifiedGroupKFold(3), MultilabelStratifiedParts((0.5, 0.5), ("a", "b"))]
+    for cv in built:
+        names = [k for k in inspect.signature(type(cv).__init__).parameters if k != "self"]
+        assert set(vars(cv)) == set(names), (type(cv).__name__, set(vars(cv)) ^ set(names))
+    assert built[0].sample_distribution_per_fold is shares and built[0].method == "sois"

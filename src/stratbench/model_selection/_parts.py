@@ -86,7 +86,6 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
                  random_state=None, method: str = "iterative", rare: str = "warn", **params):
         self.sizes, self.names, self.n_splits, self.random_state, self.method, self.rare, self.params = (
             sizes, names, n_splits, random_state, method, rare, params)
-        self.compat = None
         self._check_params()
 
     def _check_params(self) -> None:
@@ -101,9 +100,6 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
             raise TypeError(f"{type(self).__name__} takes sizes, not fold_shares")
         self._check_method(self.method, self.params, None)
         self._check_random_state()
-
-    def _repr_items(self):
-        return [item for item in super()._repr_items() if item[0] != "compat"]
 
     def part_ids(self, y, groups=None, strata=None) -> np.ndarray:
         """``n_splits`` × n: each row's part (0…k−1, in the order of ``sizes``) in every draw; ``strata`` (a

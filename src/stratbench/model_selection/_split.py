@@ -95,7 +95,7 @@ class _MultilabelSplitter:
         return random_state(self.random_state, self.compat)
 
     def _check_random_state(self) -> None:
-        if self.compat is None:
+        if getattr(self, "compat", None) is None:
             _check_random_state_value(self.random_state)
         elif not (self.random_state is None or isinstance(self.random_state, np.random.RandomState) or (
                 isinstance(self.random_state, numbers.Integral) and not isinstance(self.random_state, bool))):
@@ -148,10 +148,21 @@ class _KFold(_MultilabelSplitter):
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}")
         _check_rare(self.rare, self.compat)
-        self._check_method(self.method, self.params, self.compat)
+        self._check_method(self._method(), self._params(), self.compat)
         self._check_random_state()
-        if self.params.get("fold_shares") is not None:
-            check_fold_shares(self.params["fold_shares"], self.n_splits)
+        if self._params().get("fold_shares") is not None:
+            self._check_fold_shares(self._params()["fold_shares"])
+
+    def _check_fold_shares(self, shares) -> None:
+        check_fold_shares(shares, self.n_splits)
+
+    def _method(self) -> str:
+        """The registered method that makes the folds."""
+        return self.method
+
+    def _params(self) -> dict:
+        """Its parameters."""
+        return self.params
 
     def _peer_folds(self, Y) -> np.ndarray:
         return kfold_test_folds(Y, self.n_splits, self.shuffle, self._peer_rng())
@@ -175,7 +186,7 @@ class _KFold(_MultilabelSplitter):
             return self._peer_folds(Y)
         rng = check_random_state(self.random_state)
         order = rng.permutation(n) if self.shuffle else np.arange(n)
-        inner = stratifiers.get(self.method, n_splits=self.n_splits, random_state=rng, **self.params)
+        inner = stratifiers.get(self._method(), n_splits=self.n_splits, random_state=rng, **self._params())
         ids = np.empty(n, dtype=np.int64)
         with warnings.catch_warnings():
             if self.rare != "ignore":  # said once, naming the labels, by split
@@ -233,9 +244,13 @@ class MultilabelStratifiedGroupKFold(_KFold):
     True
     """
 
+    compat = None  # no peer has a grouped multi-label k-fold: a class attribute, not a parameter
+
     def __init__(self, n_splits: int = 5, *, shuffle: bool = False, random_state=None, method: str = "iterative",
-                 **params):
-        super().__init__(n_splits, shuffle=shuffle, random_state=random_state, method=method, **params)
+                 rare: str = "warn", **params):
+        self.n_splits, self.shuffle, self.random_state, self.method, self.rare, self.params = (
+            n_splits, shuffle, random_state, method, rare, params)
+        self._check_params()
 
     def _check_params(self) -> None:
         super()._check_params()
@@ -268,32 +283,38 @@ class IterativeStratification(_KFold):
 
     def __init__(self, n_splits: int = 3, order: int = 1, sample_distribution_per_fold=None, random_state=None, *,
                  shuffle: bool = False, compat: str | None = None, rare: str = "warn"):
-        self.order, self.sample_distribution_per_fold = order, sample_distribution_per_fold
-        super().__init__(n_splits, shuffle=shuffle, random_state=random_state, compat=compat, rare=rare)
+        # stored as given (scikit-learn's rule); the method and its fold shares are derived where a split needs them
+        self.n_splits, self.order, self.sample_distribution_per_fold, self.random_state = (
+            n_splits, order, sample_distribution_per_fold, random_state)
+        self.shuffle, self.compat, self.rare = shuffle, compat, rare
+        self._check_params()
+
+    @property
+    def method(self) -> str:
+        """The registered method ``order`` picks: ``"iterative"`` (1) or ``"sois"`` (2); not a parameter."""
+        return "iterative" if self.order == 1 else "sois"
+
+    def _params(self) -> dict:
+        shares = self.sample_distribution_per_fold
+        return {"fold_shares": list(shares)} if shares is not None and self.compat is None else {}
 
     def _check_params(self) -> None:
         if self.order not in (1, 2) or isinstance(self.order, bool):
             raise StratbenchError(f"order must be 1 (iterative stratification) or 2 (SOIS), got {self.order!r}")
-        self.method = "iterative" if self.order == 1 else "sois"
-        shares = self.sample_distribution_per_fold
-        self.params = {}
         super()._check_params()
-        if shares is not None:
-            check_fold_shares(shares, self.n_splits, "sample_distribution_per_fold", normalised=True)
-            if self.compat is None:
-                self.params = {"fold_shares": list(shares)}
+        if self.sample_distribution_per_fold is not None and self.compat is not None:  # the peer's shares
+            self._check_fold_shares(self.sample_distribution_per_fold)
 
-    def _check_method(self, method, params, compat) -> None:
-        super()._check_method("iterative" if compat else method, params, compat)  # order, not method, picks it
+    def _check_fold_shares(self, shares) -> None:
+        check_fold_shares(shares, self.n_splits, "sample_distribution_per_fold", normalised=True)
+
+    def _check_method(self, method, params, compat) -> None:  # order, not method, picks it; shares checked after
+        super()._check_method("iterative" if compat else method, {}, compat)
 
     def _peer_folds(self, Y) -> np.ndarray:
         shares = self.sample_distribution_per_fold  # as the default path takes them: any sequence of floats, order 1.0
         shares = None if shares is None else [float(share) for share in shares]
         return skmultilearn_test_folds(Y, self.n_splits, int(self.order), shares, self._peer_rng())
-
-    def _repr_items(self):
-        return [item for item in super()._repr_items() if item[0] not in ("method", "fold_shares")]
-
 
 class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
     """iterative-stratification's ``RepeatedMultilabelStratifiedKFold(n_splits=5, *, n_repeats=10,
