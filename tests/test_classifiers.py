@@ -148,7 +148,7 @@ def test_pooled_job_predicts_exactly_what_the_plain_per_forest_path_predicts(nam
     """Every forest of every fold in one pool of 2 worker processes (sparse X densified when faster;
     label-powerset forests also grown one tree at a time) gives the very scores of fit() + predict()
     one forest after the other."""
-    from stratbench.classifiers import _forests
+    from stratbench.classifiers import forests as _forests
     from stratbench.evaluation import evaluate_folds
 
     rng = np.random.default_rng(5)
@@ -178,7 +178,7 @@ def test_the_layout_probe_times_a_stratified_sample_of_the_jobs_own_forests(monk
     minority count), both ways, weighted by stratum size; dense only when that sum is 10% lower. Here
     dense is twice as fast on frequent labels and three times slower on rare ones (as on corel5k): a
     probe of the most frequent label alone would choose dense for a job of mostly rare labels."""
-    from stratbench.classifiers import _forests
+    from stratbench.classifiers import forests as _forests
 
     now = [0.0]
 
@@ -234,7 +234,7 @@ def test_forest_pool_runs_every_task_in_worker_processes():
     """With many forests the pool forks n_jobs workers; the outputs come back in task order."""
     import os
 
-    from stratbench.classifiers._forests import ForestPool, ForestTask
+    from stratbench.classifiers.forests import ForestPool, ForestTask
 
     X, folds = np.zeros((20, 2)), np.arange(20) % 2
     tasks = {f: [ForestTask(np.array([0, 1] * 5), Pid()) for _ in range(6)] for f in (0, 1)}

@@ -139,7 +139,7 @@ def test_the_group_search_move_cost_is_the_change_of_its_objective():
     F = Σ_c w_c Σ_j (c_jc − d_c·s_j)² + Σ_λ h_λ Σ_j max(0, c_jλ − ⌈|D_λ|/k⌉) − f·(non-empty cells)."""
     from stratbench._kernels.group_search import _apply, _move_delta
     from stratbench.labels import label_combinations
-    from stratbench.stratifiers._base import group_matrix
+    from stratbench.stratifiers.base import group_matrix
     from stratbench.stratifiers.hybrid.group_search import group_combinations
 
     Y, groups = grouped_data(4, n_groups=30)

@@ -351,7 +351,7 @@ def _try_method_once(study, kind: str, name: str, spec: dict) -> None:
 def _try_method(study, kind: str, name: str, spec: dict) -> None:
     """Build the method with its parameters and run it on a toy problem, so that a parameter it does
     not take, or a value it refuses, stops now with one line naming it."""
-    from stratbench.stratifiers._base import tiny_labels  # the toy a compiled method's kernels first compile on
+    from stratbench.stratifiers.base import tiny_labels  # the toy a compiled method's kernels first compile on
 
     k = study.n_splits
     if kind == "stratifier" and getattr(study.method_class(kind, name), "context", ()):

@@ -312,7 +312,7 @@ def classes() -> list[Splitter]:
 
         def split(self, X, y, groups=None):
             from stratbench.labels import TargetTable
-            from stratbench.stratifiers._checks import num_samples
+            from stratbench.stratifiers.checks import num_samples
 
             rows = np.arange(num_samples(y))
             table = TargetTable({"site": rows % 3, "score": np.sin(rows)}, kinds={"site": "multiclass",

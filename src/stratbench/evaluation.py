@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from stratbench.classifiers._base import ForestClassifier
-from stratbench.classifiers._forests import ForestPool, faster_layout
+from stratbench.classifiers.base import ForestClassifier
+from stratbench.classifiers.forests import ForestPool, faster_layout
 from stratbench.io import read_folds  # noqa: F401 - the fold files this module's jobs read
 from stratbench.measures.classification import evaluate
 
@@ -23,7 +23,7 @@ def evaluate_folds(X, Y, folds: np.ndarray, n_splits: int, make_classifier: Fact
     """Tidy rows (fold, measure, value): for each fold j, fit on the other folds, test on fold j.
 
     Forest classifiers (every built-in one) hand the forests of all k folds to one pool of ``n_jobs``
-    workers (:class:`~stratbench.classifiers._forests.ForestPool`); X is made dense float32 first
+    workers (:class:`~stratbench.classifiers.forests.ForestPool`); X is made dense float32 first
     when a probe of the job's own forests says that is faster. Others run ``fit_predict`` per fold.
     The rows do not depend on ``n_jobs`` or on the layout.
     """

@@ -11,7 +11,7 @@ A new kind of study is a :class:`Plan` subclass here, its rule file, its keys in
 from __future__ import annotations
 
 from stratbench import papers
-from stratbench.classifiers._forests import shape_forest_seconds
+from stratbench.classifiers.forests import shape_forest_seconds
 from stratbench.papers import tables as paper_tables
 from stratbench.study import Study
 from stratbench.study_figures import file_stem
@@ -61,8 +61,8 @@ class BenchmarkPlan(Plan):
 
     def evaluation_seconds(self, dataset: str, classifier: str) -> float:
         """A repeat's forests of ``classifier`` on ``dataset`` from its shape alone: k folds × the classifier's
-        forests a fold (:meth:`~stratbench.classifiers._base.MultilabelClassifier.fold_forests`) × a
-        binary forest on the training rows (:func:`~stratbench.classifiers._forests.shape_forest_seconds`)."""
+        forests a fold (:meth:`~stratbench.classifiers.base.MultilabelClassifier.fold_forests`) × a
+        binary forest on the training rows (:func:`~stratbench.classifiers.forests.shape_forest_seconds`)."""
         study = self.study
         examples, labels = study.shape(dataset)
         model = study.classifier(classifier)

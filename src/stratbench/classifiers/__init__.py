@@ -21,7 +21,7 @@ build = _REGISTRY.build
 entry_class = _REGISTRY.entry_class
 names = _REGISTRY.names
 
-from stratbench.classifiers._base import MultilabelClassifier  # noqa: E402
+from stratbench.classifiers.base import MultilabelClassifier  # noqa: E402
 
 __all__ = ["MultilabelClassifier", "build", "entry_class", "get", "names", "register", "resolve"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench.classifiers import register
-from stratbench.classifiers._base import ForestClassifier, column_targets
-from stratbench.classifiers._forests import ForestTask
+from stratbench.classifiers.base import ForestClassifier, column_targets
+from stratbench.classifiers.forests import ForestTask
 
 
 @register("br")

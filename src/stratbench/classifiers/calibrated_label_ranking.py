@@ -15,8 +15,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench.classifiers import register
-from stratbench.classifiers._base import ForestClassifier, column_targets
-from stratbench.classifiers._forests import ForestTask, positive_proba
+from stratbench.classifiers.base import ForestClassifier, column_targets
+from stratbench.classifiers.forests import ForestTask, positive_proba
 
 
 @register("clr")

@@ -6,8 +6,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench.classifiers import register
-from stratbench.classifiers._base import ForestClassifier
-from stratbench.classifiers._forests import ForestTask
+from stratbench.classifiers.base import ForestClassifier
+from stratbench.classifiers.forests import ForestTask
 from stratbench.labels import labelset_ids
 
 
@@ -35,7 +35,7 @@ class LabelPowerset(ForestClassifier):
     """
 
     def fold_forests(self, examples, labels):
-        """One forest whose trees cost 1 + C/400 binary ones (:func:`~stratbench.classifiers._forests.shape_forest_seconds`),
+        """One forest whose trees cost 1 + C/400 binary ones (:func:`~stratbench.classifiers.forests.shape_forest_seconds`),
         C the labelsets: at most one per example and 2^q."""
         return 1 + min(examples, 2 ** min(labels, 62)) / 400
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench.classifiers import register
-from stratbench.classifiers._base import ForestClassifier, forest_seeds
+from stratbench.classifiers.base import ForestClassifier, forest_seeds
 from stratbench.classifiers.label_powerset import labelset_task
 
 

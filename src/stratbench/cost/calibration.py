@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench.classifiers._forests import ForestTask, apply, faster_layout, is_streamed, run, strata_of, train
+from stratbench.classifiers.forests import ForestTask, apply, faster_layout, is_streamed, run, strata_of, train
 from stratbench.cost.requests import matrix_mb
 from stratbench.datasets import load_dataset, save_dataset
 from stratbench.datasets.groups import dataset_groups

@@ -19,7 +19,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from stratbench import StratbenchError, classifiers
-from stratbench.classifiers._forests import is_streamed, shape_forest_seconds
+from stratbench.classifiers.forests import is_streamed, shape_forest_seconds
 from stratbench.datasets import load_dataset
 from stratbench.io import memo_file, remember
 

@@ -14,9 +14,9 @@ from stratbench import StratbenchError, stratifiers
 from stratbench.labels import as_label_matrix, from_label_lists, with_strata
 from stratbench.model_selection._rare import RARE, labels_missing_a_part, place_in_every_part, warn_missing_parts
 from stratbench.model_selection._split import _MultilabelSplitter, _take, column_names
-from stratbench.stratifiers._base import check_random_state
-from stratbench.stratifiers._checks import check_consistent_length, check_groups, check_n_splits
-from stratbench.stratifiers._sizes import fit_sizes
+from stratbench.stratifiers.base import check_random_state
+from stratbench.stratifiers.checks import check_consistent_length, check_groups, check_n_splits
+from stratbench.stratifiers.sizes import fit_sizes
 
 
 def part_sizes(n: int, sizes) -> np.ndarray:
@@ -112,7 +112,7 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
         groups = check_groups(groups, n)
         targets = part_sizes(n, self.sizes)
         if groups is not None and self.rare == "guarantee":  # refused before any split; the method refuses
-            # groups itself where it does not keep them whole (stratifiers._base)
+            # groups itself where it does not keep them whole (stratifiers.base)
             raise StratbenchError("rare='guarantee' moves single rows between parts: it does not keep groups "
                                   "whole; use rare='warn' with groups")
         rng = check_random_state(self.random_state)

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench.labels import as_label_matrix
 from stratbench.measures.fold_quality import fold_label_counts
-from stratbench.stratifiers._sizes import leaving_cost
+from stratbench.stratifiers.sizes import leaving_cost
 
 RARE = ("warn", "guarantee", "ignore")  # what a split does about a label with no positive in some part
 
@@ -31,7 +31,7 @@ def place_in_every_part(Y: sp.csr_matrix, ids: np.ndarray, k: int) -> np.ndarray
     """``ids`` changed by swaps of two rows (the sizes kept) until every label with ≥ k positives has one in every
     part: for each such label lacking a part (the rarest first), a positive row leaves the part holding most of the
     label for the lacking part, and one row without the label comes back; a swap never takes from a part the last
-    positive of a label it holds. Each pair is the cheapest by :func:`~stratbench.stratifiers._sizes.leaving_cost`
+    positive of a label it holds. Each pair is the cheapest by :func:`~stratbench.stratifiers.sizes.leaving_cost`
     (lowest rows on ties). StratbenchError naming the labels no such swap can place."""
     Y = as_label_matrix(Y)
     ids = ids.copy()

@@ -16,8 +16,8 @@ from stratbench.labels.targets import Indicators, TargetTable
 from stratbench.model_selection._peers.iterstrat import kfold_test_folds, random_state, shuffle_split_test_sides
 from stratbench.model_selection._peers.skmultilearn import skmultilearn_test_folds
 from stratbench.model_selection._rare import RARE, place_in_every_part, warn_missing_parts
-from stratbench.stratifiers._base import _check_random_state_value, check_random_state
-from stratbench.stratifiers._checks import (
+from stratbench.stratifiers.base import _check_random_state_value, check_random_state
+from stratbench.stratifiers.checks import (
     check_consistent_length,
     check_fold_shares,
     check_groups,
@@ -25,7 +25,7 @@ from stratbench.stratifiers._checks import (
     check_n_splits,
     check_splits_fit,
 )
-from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes
+from stratbench.stratifiers.sizes import check_size, fit_sizes, holdout_sizes
 
 PEERS = {"iterstrat": "iterative-stratification 0.1.9", "skmultilearn": "scikit-multilearn 0.2.0"}
 # what a cross-validator sets on its method itself: not among the method's own parameters
@@ -365,7 +365,7 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
     train_size=None, random_state=None)``: ``n_splits`` independent (train, test) splits of ``method``, each on
     the rows in a fresh random order; the sides hold exactly scikit-learn's sizes (test ⌈p·n⌉ for a float share,
     the rest train; ``"default"``: 0.1), the method's split moved to them by the fewest label changes
-    (:func:`stratbench.stratifiers._sizes.fit_sizes`). ``compat="iterstrat"``: iterative-stratification 0.1.9's
+    (:func:`stratbench.stratifiers.sizes.fit_sizes`). ``compat="iterstrat"``: iterative-stratification 0.1.9's
     splits, bit for bit (its sides are near those sizes, not at them). ``rare`` as the k-fold classes', for the two
     sides of each split (one warning per split; ``"guarantee"`` where no rows are left out of both sides).
 

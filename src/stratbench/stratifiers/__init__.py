@@ -31,7 +31,7 @@ entry_class = _REGISTRY.entry_class
 names = _REGISTRY.names
 
 from stratbench.labels import as_label_matrix  # noqa: E402
-from stratbench.stratifiers._base import MultilabelStratifier  # noqa: E402
+from stratbench.stratifiers.base import MultilabelStratifier  # noqa: E402
 from stratbench.stratifiers.timing import timed_fold_ids  # noqa: E402
 
 __all__ = ["MultilabelStratifier", "as_label_matrix", "build", "entry_class", "get", "names", "register", "resolve",

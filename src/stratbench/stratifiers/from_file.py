@@ -8,7 +8,7 @@ import numpy as np
 from stratbench import StratbenchError
 from stratbench.io import read_openml_splits
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers.base import MultilabelStratifier
 
 
 @register("from_file")

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from stratbench import StratbenchError
 from stratbench._kernels.iterative import iterative_kernel
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import RULES, MultilabelStratifier
+from stratbench.stratifiers.base import RULES, MultilabelStratifier
 
 LABEL_TIES = ("random", "lowest_index")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._sizes import windows
+from stratbench.stratifiers.base import MultilabelStratifier
+from stratbench.stratifiers.sizes import windows
 
 
 @register("kfold")

@@ -15,7 +15,7 @@ import numpy as np
 
 from stratbench.labels import labelset_ids
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers.base import MultilabelStratifier
 
 
 def weighted_round_robin(n: int, ratios: np.ndarray) -> np.ndarray:

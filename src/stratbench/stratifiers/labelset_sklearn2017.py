@@ -17,7 +17,7 @@ import numpy as np
 
 from stratbench.labels import apportion, labelset_ids
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers.base import MultilabelStratifier
 
 
 def window_of(position: np.ndarray, m: np.ndarray, ratios: np.ndarray) -> np.ndarray:

@@ -24,8 +24,8 @@ import numpy as np
 from stratbench import StratbenchError
 from stratbench._kernels.optisplit import optisplit_kernel
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
-from stratbench.stratifiers._sizes import windows
+from stratbench.stratifiers.base import MultilabelStratifier
+from stratbench.stratifiers.sizes import windows
 
 METHODS = {"rld": 0, "dcp": 1, "ld": 2}
 

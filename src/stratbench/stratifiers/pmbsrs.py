@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from stratbench import StratbenchError
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, legacy_random_state
+from stratbench.stratifiers.base import MultilabelStratifier, legacy_random_state
 
 PROTOCOLS = ("stratbench", "optisplit")
 

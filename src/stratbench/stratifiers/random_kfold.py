@@ -7,7 +7,7 @@ import numpy as np
 from stratbench import StratbenchError
 from stratbench.labels import apportion
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, legacy_random_state
+from stratbench.stratifiers.base import MultilabelStratifier, legacy_random_state
 
 PROTOCOLS = ("stratbench", "optisplit")
 

@@ -33,7 +33,7 @@ from stratbench import StratbenchError
 from stratbench._kernels.sois import sois_kernel
 from stratbench.labels import label_combinations
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import RULES, MultilabelStratifier
+from stratbench.stratifiers.base import RULES, MultilabelStratifier
 
 SELECT = {"paper": 0, "docstring": 1, "pairs_first": 2, "skmultilearn": 3}
 

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from stratbench.labels import apportion
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers.base import MultilabelStratifier
 
 
 def _label_scores(Y_csc_counts_test, totals, p, mean_labels):

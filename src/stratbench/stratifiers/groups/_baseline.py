@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench import StratbenchError
-from stratbench.stratifiers._base import MultilabelStratifier
+from stratbench.stratifiers.base import MultilabelStratifier
 
 
 class GroupBaseline(MultilabelStratifier):

@@ -69,7 +69,7 @@ from stratbench._kernels.sois import sois_kernel
 from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.labels.combinations import KeptCombinations, kept_combinations, sorted_numbering
 from stratbench.stratifiers import register
-from stratbench.stratifiers._base import MultilabelStratifier, tiny_labels
+from stratbench.stratifiers.base import MultilabelStratifier, tiny_labels
 from stratbench.stratifiers.hybrid.group_search import group_combinations
 from stratbench.stratifiers.hybrid.ld_polish import polish_ld
 from stratbench.stratifiers.iterative import iterative_fold_ids

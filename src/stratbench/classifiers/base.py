@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from stratbench.classifiers._forests import ForestTask, apply, train
+from stratbench.classifiers.forests import ForestTask, apply, train
 
 
 def forest_seeds(random_state, count: int) -> np.ndarray:
@@ -71,7 +71,7 @@ class ForestClassifier(MultilabelClassifier):
     what ``combine`` needs, such as the number of labels) and ``combine(outputs)`` → (predictions,
     scores) from the tasks' outputs on the test rows. ``fit``/``predict`` train and apply the forests
     here; the pipeline hands the tasks of all folds of a job to one
-    :class:`~stratbench.classifiers._forests.ForestPool` instead, with identical predictions.
+    :class:`~stratbench.classifiers.forests.ForestPool` instead, with identical predictions.
     """
 
     def forest_tasks(self, Y: sp.csr_matrix) -> list[ForestTask]:

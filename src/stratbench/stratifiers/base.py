@@ -21,7 +21,7 @@ from stratbench._kernels._compile import compile_once
 from stratbench._warn import warn
 from stratbench.labels import as_label_matrix, with_strata
 from stratbench.labels.targets import weighted_columns
-from stratbench.stratifiers._checks import (
+from stratbench.stratifiers.checks import (
     check_consistent_length,
     check_fold_shares,
     check_groups,
@@ -29,7 +29,7 @@ from stratbench.stratifiers._checks import (
     check_splits_fit,
     num_samples,
 )
-from stratbench.stratifiers._sizes import check_size, fit_sizes, holdout_sizes, repair_empty
+from stratbench.stratifiers.sizes import check_size, fit_sizes, holdout_sizes, repair_empty
 
 RULES = ("paper", "skmultilearn")  # whose tie and unlabelled-row rules IS and SOIS follow (with our seeded draws)
 
@@ -84,7 +84,7 @@ class MultilabelStratifier:
     2. every test fold is non-empty whenever k ≤ n: when a method's own assignment leaves a subset
        empty, a final repair moves the cheapest example into it — from the subset furthest above its
        desired size, the example whose labels that subset holds most of (a label-less one first),
-       lowest row first among equals (:func:`~stratbench.stratifiers._sizes.repair_empty`);
+       lowest row first among equals (:func:`~stratbench.stratifiers.sizes.repair_empty`);
     3. methods with ``equal_sizes = True`` give every subset n·r_j ± 1 examples (r_j its share);
     4. holdout sides follow scikit-learn's rounding (:func:`holdout_sizes`: test ⌈p·n⌉, train the rest
        or ⌊q·n⌋), exactly for the ``equal_sizes`` methods and as desired sizes for the others; a side
@@ -286,7 +286,7 @@ class MultilabelStratifier:
             warn(f"{type(self).__name__}: the {side} holds {int(sizes[j])} examples where {desired[j]:.4g} "
                  f"were asked (sizes {sizes.tolist()}); see 'Fold sizes' in config/README.md")
 
-    fit_sizes = staticmethod(fit_sizes)  # the size repairs (stratifiers._sizes), for subclasses
+    fit_sizes = staticmethod(fit_sizes)  # the size repairs (stratifiers.sizes), for subclasses
     _repair = staticmethod(repair_empty)
 
     def _checked(self, ids, rows: int, k: int) -> np.ndarray:
