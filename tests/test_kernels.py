@@ -185,7 +185,7 @@ def test_the_combinations_of_more_than_one_example_built_alone_are_those_of_ever
     assert (every.labels_alone.sum(), every.pairs_alone.sum(), len(every.support)) == (12, 5344, 2795)
     assert ((np.diff(every.row_ptr) == 0) & (every.labels_alone + every.pairs_alone > 0)).sum() == 1
 
-    method = H.HybridStratification(n_splits=5, random_state=0, start="iterative", polish=None)
+    method = H.HybridStratifier(n_splits=5, random_state=0, start="iterative", polish=None)
     ratios = method._ratios(700)
     starts = {"iterative": iterative_fold_ids(Y, ratios, 1)}
     folds = method._refine(Y, None, ratios, starts, 2)

@@ -319,3 +319,19 @@ def test_every_cross_validator_stores_its_parameters_as_given_and_nothing_else()
         names = [k for k in inspect.signature(type(cv).__init__).parameters if k != "self"]
         assert set(vars(cv)) == set(names), (type(cv).__name__, set(vars(cv)) ^ set(names))
     assert built[0].sample_distribution_per_fold is shares and built[0].method == "sois"
+
+
+@pytest.mark.parametrize(("module", "old", "new"), [
+    ("stratbench.stratifiers.sois", "SecondOrderIterativeStratification", "SecondOrderIterativeStratifier"),
+    ("stratbench.stratifiers.labelset", "LabelsetStratification", "LabelsetStratifier"),
+    ("stratbench.stratifiers.hybrid", "HybridStratification", "HybridStratifier"),
+])
+def test_a_renamed_stratifier_class_answers_by_its_old_name_with_a_deprecation_warning(module, old, new):
+    import importlib
+
+    loaded = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=f"{old} is renamed {new}") as said:
+        assert getattr(loaded, old) is getattr(loaded, new)
+    assert said[0].filename == __file__  # at the user's line
+    with pytest.raises(AttributeError, match="has no attribute 'Nothing'"):
+        getattr(loaded, "Nothing")  # noqa: B009 - an attribute the module lacks

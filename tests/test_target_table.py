@@ -123,7 +123,7 @@ def test_a_heavier_column_keeps_its_distribution_better(method):
 def test_a_method_that_cannot_weigh_refuses_weights_naming_the_column_and_takes_weight_one():
     Y, frame = mixed(60, 4)
     heavy = TargetTable(frame, kinds={"site": "multiclass", "age": "continuous"}, weights={"age": 3})
-    with pytest.raises(StratbenchError, match=r"LabelsetStratification does not weigh columns, and strata weighs "
+    with pytest.raises(StratbenchError, match=r"LabelsetStratifier does not weigh columns, and strata weighs "
                                               r"\['age'\]: use a method that does \(hybrid, iterative"):
         stratifiers.get("labelset", n_splits=3, random_state=0).fold_ids(Y, strata=heavy)
     with pytest.raises(StratbenchError, match="rules='skmultilearn' takes labels in order of first appearance"):

@@ -22,3 +22,17 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
 def _inside(filename: str) -> bool:
     """Whether a frame is stratbench's (or the interpreter's start-up: ``python -m stratbench``)."""
     return filename.startswith("<frozen") or os.path.abspath(filename).startswith(_PACKAGE)
+
+
+def renamed(module: str, names: dict):
+    """A module's ``__getattr__`` that still answers each old name of ``names`` (old → new) with the new object,
+    and a DeprecationWarning at the user's line: the old names stay for one release."""
+
+    def __getattr__(name: str):
+        if name in names:
+            warn(f"{module}.{name} is renamed {names[name]} (one suffix, as IterativeStratifier's); the old name goes "
+                 "in the next release", DeprecationWarning)
+            return getattr(sys.modules[module], names[name])
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stratbench._warn import renamed
 from stratbench.labels import labelset_ids
 from stratbench.stratifiers import register
 from stratbench.stratifiers.base import MultilabelStratifier
@@ -34,7 +35,7 @@ def weighted_round_robin(n: int, ratios: np.ndarray) -> np.ndarray:
 
 
 @register("labelset")
-class LabelsetStratification(MultilabelStratifier):
+class LabelsetStratifier(MultilabelStratifier):
     """Stratified k-fold over labelsets (label powerset classes), Weka's round-robin deal.
 
     Examples
@@ -55,3 +56,5 @@ class LabelsetStratification(MultilabelStratifier):
         folds = np.empty(Y.shape[0], dtype=np.int64)
         folds[grouped] = weighted_round_robin(len(grouped), ratios)
         return folds
+
+__getattr__ = renamed(__name__, {"LabelsetStratification": "LabelsetStratifier"})  # the old name, for one release

@@ -31,6 +31,7 @@ import numpy as np
 
 from stratbench import StratbenchError
 from stratbench._kernels.sois import sois_kernel
+from stratbench._warn import renamed
 from stratbench.labels import label_combinations
 from stratbench.stratifiers import register
 from stratbench.stratifiers.base import RULES, MultilabelStratifier
@@ -55,7 +56,7 @@ def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper", label_weights=
 
 
 @register("sois")
-class SecondOrderIterativeStratification(MultilabelStratifier):
+class SecondOrderIterativeStratifier(MultilabelStratifier):
     """SOIS (Szymański & Kajdanowicz 2017) as a k-fold cross-validator (or holdout split).
 
     Parameters: ``n_splits``, ``random_state``, ``test_size`` as every stratifier; ``select`` (see the
@@ -109,3 +110,5 @@ class SecondOrderIterativeStratification(MultilabelStratifier):
         folds = np.empty(Y.shape[0], dtype=np.int64)
         folds[order] = sois_fold_ids(Y[order], ratios, seed, select, self.rules, label_weights)
         return folds
+
+__getattr__ = renamed(__name__, {"SecondOrderIterativeStratification": "SecondOrderIterativeStratifier"})  # the old name, for one release

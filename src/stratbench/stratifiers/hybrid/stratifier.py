@@ -66,6 +66,7 @@ from stratbench._kernels.hybrid import carried_combinations, hybrid_kernel
 from stratbench._kernels.iterative import iterative_kernel
 from stratbench._kernels.ld_polish import polish_kernel
 from stratbench._kernels.sois import sois_kernel
+from stratbench._warn import renamed
 from stratbench.labels import apportion, fold_counts, label_combinations
 from stratbench.labels.combinations import KeptCombinations, kept_combinations, sorted_numbering
 from stratbench.stratifiers import register
@@ -161,7 +162,7 @@ def one_example_errors(label_alone, pair_alone, fold, share) -> tuple[float, flo
 
 
 @register("hybrid")
-class HybridStratification(MultilabelStratifier):
+class HybridStratifier(MultilabelStratifier):
     """The better of IS and SOIS, refined by a local search that balances labels and label pairs
     without adding an empty (fold, label) cell; exact fold sizes (see the module doc; stratbench's own method).
 
@@ -354,7 +355,9 @@ class HybridStratification(MultilabelStratifier):
 
 def compile_search() -> None:
     """Compile the hybrid's local search (``hybrid_kernel``) on a tiny problem from a fixed start: the part of
-    its first compilation that runs in a process of its own (:meth:`HybridStratification._compile_plan`)."""
-    method = HybridStratification(n_splits=3, polish=None, start="iterative")
+    its first compilation that runs in a process of its own (:meth:`HybridStratifier._compile_plan`)."""
+    method = HybridStratifier(n_splits=3, polish=None, start="iterative")
     Y = tiny_labels(3)
     method._refine(Y, label_combinations(Y), method._ratios(Y.shape[0]), {"iterative": np.arange(Y.shape[0]) % 3}, 0)
+
+__getattr__ = renamed(__name__, {"HybridStratification": "HybridStratifier"})  # the old name, for one release
