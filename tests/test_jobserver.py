@@ -62,6 +62,14 @@ def test_a_forked_job_runs_in_its_own_folder_environment_and_streams_and_leaves_
     assert f"child {ran[1]} (job.py) ended with status 3" in log.read_text()
 
 
+def test_a_forked_job_runs_its_exit_handlers_as_a_fresh_python_does(server, tmp_path):
+    """The job's atexit handlers (a job's usage line is one) run before the child leaves: CPython's private
+    ``atexit._run_exitfuncs`` (docs/contributing.md lists the use; this test fails where CPython drops it)."""
+    after = "import atexit; atexit.register(print, 'handled', flush=True); sys.exit(2)"
+    done = run_job(tmp_path, server[1], after=after)
+    assert done.returncode == 2 and done.stdout.split()[-1] == "handled", (done.stdout, done.stderr)
+
+
 def test_a_forked_jobs_error_reaches_its_stream_and_fails_it(server, tmp_path):
     done = run_job(tmp_path, server[1], after="raise KeyError('no such label')")
     assert done.returncode == 1 and done.stderr.splitlines()[-1] == "KeyError: 'no such label'"

@@ -335,3 +335,13 @@ def test_a_renamed_stratifier_class_answers_by_its_old_name_with_a_deprecation_w
     assert said[0].filename == __file__  # at the user's line
     with pytest.raises(AttributeError, match="has no attribute 'Nothing'"):
         getattr(loaded, "Nothing")  # noqa: B009 - an attribute the module lacks
+
+
+def test_a_registered_method_shows_every_parameter_as_scikit_learn_shows_a_splitters():
+    """The repr of scikit-learn's splitters (its private ``_build_repr``: docs/contributing.md lists the use; this
+    test fails where scikit-learn drops or changes it)."""
+    from stratbench import stratifiers
+
+    assert repr(stratifiers.get("iterative", n_splits=3, random_state=0)) == (
+        "IterativeStratifier(fold_shares=None, label_ties='random', n_splits=3,\n          random_state=0, "
+        "rules='paper', shuffle=False, test_size=None,\n          train_size=None)")

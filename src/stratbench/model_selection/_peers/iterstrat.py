@@ -22,8 +22,10 @@ from stratbench import StratbenchError
 def random_state(seed, compat: str = "iterstrat") -> np.random.RandomState:
     """scikit-learn's ``check_random_state``, which the peers draw from: None → numpy's global RandomState, an
     int → a new one, a RandomState as it is."""
-    if seed is None or seed is np.random:
-        return np.random.mtrand._rand
+    if seed is None or seed is np.random:  # numpy's global RandomState, by scikit-learn's public function
+        from sklearn.utils import check_random_state
+
+        return check_random_state(None)
     if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
         return np.random.RandomState(seed)
     if isinstance(seed, np.random.RandomState):
