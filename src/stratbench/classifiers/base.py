@@ -18,6 +18,21 @@ class MultilabelClassifier:
 
     ``fit_predict(X_train, Y_train, X_test)`` → (predictions, scores) is what the pipeline calls; by
     default it is ``fit`` then ``predict`` and ``predict_scores``.
+
+    Every registered classifier takes the parameters below; its own docstring lists those it adds.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Trees of each random forest (the config's ``forest.n_estimators``).
+    max_features : {"sqrt", "log2"}, int, float or None, default="sqrt"
+        Features tried at a split, as scikit-learn's ``RandomForestClassifier`` takes them.
+    n_jobs : int, default=1
+        Threads of a forest's training (``threads`` in the config); results do not depend on it.
+    random_state : None or int, default=None
+        The seed the forests' seeds derive from (one per forest, :func:`forest_seeds`).
+    **forest_params : dict
+        Further parameters of every ``RandomForestClassifier``.
     """
 
     delegates_to = ("scikit-learn",)  # its forests: their versions go in the score tables

@@ -22,7 +22,12 @@ from stratbench.classifiers.forests import ForestTask, positive_proba
 @register("clr")
 class CalibratedLabelRanking(ForestClassifier):
     """Calibrated label ranking over random forests: one forest per label pair and one per label against
-    the virtual label (docs/ALGORITHMS.md §6); ``soft`` sums probabilities instead of hard votes.
+    the virtual label (docs/ALGORITHMS.md §6).
+
+    Parameters
+    ----------
+    soft : bool, default=False
+        Sum the forests' probabilities instead of their hard votes.
 
     Examples
     --------

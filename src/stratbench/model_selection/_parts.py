@@ -73,6 +73,13 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
     part), ``"guarantee"`` (every label with at least k positives gets one in every part, or a StratbenchError
     names the labels that cannot), ``"ignore"``. :meth:`split` yields one tuple of k index arrays per draw.
 
+    Parameters
+    ----------
+    sizes : sequence of float or of int, default=(0.8, 0.1, 0.1)
+        Each part's share (summing to 1) or number of rows (summing to the rows).
+    names : sequence of str, default=("train", "validation", "test")
+        Each part's name, as warnings name them.
+
     Examples
     --------
     >>> import numpy as np

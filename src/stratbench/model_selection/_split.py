@@ -35,7 +35,28 @@ SET_BY_THE_SPLITTER = ("self", "n_splits", "random_state", "test_size", "train_s
 class _MultilabelSplitter:
     """What every cross-validator here shares: the method and its parameters checked at construction (an
     unknown keyword is a TypeError naming it), ``compat`` (a peer's folds) checked, a repr of every parameter,
-    ``groups`` routed to :meth:`split` under scikit-learn's metadata routing."""
+    ``groups`` and ``strata`` routed to :meth:`split` under scikit-learn's metadata routing.
+
+    Parameters
+    ----------
+    n_splits : int
+        The number of folds (the k-fold classes) or of independent splits (the shuffle split, the parts).
+    shuffle : bool, default=False
+        Put the rows in a random order (from ``random_state``) before the method runs; without it they keep the
+        data's order, and a seeded method still breaks its ties from ``random_state``.
+    random_state : None, int, numpy.random.RandomState or numpy.random.Generator, default=None
+        One stream for everything random in a split (None: numpy's global RandomState, as scikit-learn).
+    method : str, default="iterative"
+        The registered stratifier that makes the folds (``stratbench list``).
+    compat : {None, "iterstrat", "skmultilearn"}, default=None
+        A peer's own folds, bit for bit (the classes that have that peer); None: stratbench's method.
+    rare : {"warn", "guarantee", "ignore"}, default="warn"
+        What a split does about a label, or a value of ``strata``, left with no positive in some part: one
+        warning per split naming them; a positive in every part for each with at least as many positives as
+        parts (or a StratbenchError naming those no swap can place); nothing.
+    **params : dict
+        The method's own parameters (its docstring).
+    """
 
     _compat: tuple = (None,)  # the peers whose folds this class reproduces
     _beyond_peer: tuple = ()  # its own parameters that the peer's class lacks: refused under compat, never ignored
@@ -271,6 +292,15 @@ class IterativeStratification(_KFold):
     ``sample_distribution_per_fold`` the folds' shares (one per fold, summing to 1; default equal).
     ``compat="skmultilearn"``: scikit-multilearn 0.2.0's folds, bit for bit.
 
+    Parameters
+    ----------
+    order : {1, 2}, default=1
+        1: iterative stratification; 2: second-order iterative stratification (SOIS).
+    sample_distribution_per_fold : sequence of float or None, default=None
+        Each fold's share, summing to 1 (None: equal folds).
+
+    Examples
+    --------
     >>> import numpy as np
     >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
     >>> folds = IterativeStratification(2, 2, None, 0).fold_ids(Y)  # SOIS, random_state=0
@@ -322,6 +352,13 @@ class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
     (one stream from ``random_state``), ``n_splits × n_repeats`` splits in all. ``compat="iterstrat"``:
     iterative-stratification 0.1.9's folds, bit for bit.
 
+    Parameters
+    ----------
+    n_repeats : int, default=10
+        The k-fold CVs, each on the rows in a fresh random order.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> Y = np.eye(3, dtype=int).repeat(4, axis=0)
     >>> cv = RepeatedMultilabelStratifiedKFold(n_splits=2, n_repeats=3, random_state=0)
@@ -368,6 +405,14 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
     (:func:`stratbench.stratifiers.sizes.fit_sizes`). ``compat="iterstrat"``: iterative-stratification 0.1.9's
     splits, bit for bit (its sides are near those sizes, not at them). ``rare`` as the k-fold classes', for the two
     sides of each split (one warning per split; ``"guarantee"`` where no rows are left out of both sides).
+
+    Parameters
+    ----------
+    test_size : float, int, "default" or None, default="default"
+        The test side's share or number of rows (``"default"`` and None: 0.1 when ``train_size`` is None, else
+        the rest).
+    train_size : float, int or None, default=None
+        The training side's share or number of rows (None: the rest).
 
     Examples
     --------

@@ -90,9 +90,26 @@ class MultilabelStratifier:
        or ⌊q·n⌋), exactly for the ``equal_sizes`` methods and as desired sizes for the others; a side
        that would be empty is refused with a ValueError.
 
-    ``random_state`` accepts None (numpy's global RandomState, as scikit-learn), an int, a
-    RandomState or a Generator. A label with fewer positives than subsets raises a UserWarning (it
-    cannot be in every test fold), as scikit-learn's ``StratifiedKFold`` warns for rare classes.
+    A label with fewer positives than subsets raises a UserWarning (it cannot be in every test fold), as
+    scikit-learn's ``StratifiedKFold`` warns for rare classes.
+
+    Every registered method takes the parameters below; its own docstring lists those it adds.
+
+    Parameters
+    ----------
+    n_splits : int, default=10
+        k-fold mode: the number of folds k (each of desired share 1/k). Holdout mode: the number of independent
+        (train, test) splits.
+    random_state : None, int, numpy.random.RandomState or numpy.random.Generator, default=None
+        The seed of every random choice of a split: None draws a seed from numpy's global RandomState (as
+        scikit-learn), an int seeds a Generator, a RandomState gives a seed, a Generator is used as it is.
+    test_size : float, int or None, default=None
+        Holdout mode when set: the test side's share (in (0, 1)) or number of rows.
+    train_size : float, int or None, default=None
+        Holdout mode: the training side's share or number of rows (default: the rest); the rows in neither side
+        get id −1.
+    fold_shares : sequence of float or None, default=None
+        k-fold mode with unequal folds: each fold's share, normalised (k = its length).
 
     Examples
     --------

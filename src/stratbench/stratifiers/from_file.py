@@ -18,6 +18,15 @@ class FromFile(MultilabelStratifier):
     it the dataset and the repeat (``context``); the folds must be a partition of the dataset's rows into the
     study's k (``n_splits``).
 
+    Parameters
+    ----------
+    path : str
+        The split file; ``{dataset}`` in it stands for the dataset's name.
+    dataset : str or None, default=None
+        The dataset whose folds are read (a study's fold jobs pass it).
+    repeat : int or None, default=None
+        The file's repeat to read (a study's fold jobs pass it).
+
     Examples
     --------
     >>> import tempfile, numpy as np

@@ -66,25 +66,25 @@ def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ti
 class IterativeStratifier(MultilabelStratifier):
     """Iterative stratification (Sechidis et al. 2011) as a k-fold cross-validator.
 
-    Parameters
-    ----------
-    n_splits : number of folds k (each fold's desired share is 1/k).
-    random_state : seed for the tie-breaks and the row shuffle.
-    test_size : if set, a holdout split with desired shares (1 − test_size, test_size).
-    shuffle : permute the rows before stratifying (as ``iterstrat``'s ``shuffle=True``), so the
-        order in which a label's examples are dealt is random. Default False: data order, as the
-        paper's pseudo-code and MULAN's IterativeStratification deal them (datasets stored grouped by
-        labelset then deal identical labelsets round robin, which lowers LD: scene 0.0032 in data
-        order vs 0.0036 shuffled, yeast 0.040 vs 0.043). True is the paper's experiments: MULAN's
-        cross-validation randomises the rows before it splits (config/sechidis2011.yaml).
-    label_ties : ``"random"`` (the paper) or ``"lowest_index"`` (MULAN's implementation).
-    rules : ``"paper"`` (the algorithm as published) or ``"skmultilearn"`` (the tie and order rules
-        scikit-multilearn 0.2.0 runs, with our seeded draws; see the module docstring). ``label_ties`` does
-        not apply to the latter.
-
     Column weights (a :class:`~stratbench.labels.TargetTable`'s): the label dealt next is the one of least
     remaining positives / weight, so a heavier column's examples are dealt earlier, while every fold's desire
     for them is still open (the paper's rule where every weight is 1). Not under ``rules="skmultilearn"``.
+
+    Parameters
+    ----------
+    shuffle : bool, default=False
+        Permute the rows before stratifying (as ``iterstrat``'s ``shuffle=True``), so the order in which a
+        label's examples are dealt is random. False: data order, as the paper's pseudo-code and MULAN's
+        IterativeStratification deal them (datasets stored grouped by labelset then deal identical labelsets
+        round robin, which lowers LD: scene 0.0032 in data order vs 0.0036 shuffled, yeast 0.040 vs 0.043).
+        True is the paper's experiments: MULAN's cross-validation randomises the rows before it splits
+        (config/sechidis2011.yaml).
+    label_ties : {"random", "lowest_index"}, default="random"
+        A tie between labels of equally few remaining positives: drawn at random (the paper) or the lowest
+        index (MULAN's implementation).
+    rules : {"paper", "skmultilearn"}, default="paper"
+        The algorithm as published, or the tie and order rules scikit-multilearn 0.2.0 runs, with our seeded
+        draws (the module docstring); ``label_ties`` does not apply to the latter.
 
     Examples
     --------

@@ -34,9 +34,17 @@ STARTS = ("seeded", "published")
 PUBLISHED_SEED = 42  # cv_balance.random_cv's default seed
 
 
-class _Optisplit(MultilabelStratifier):
-    """``start``: the initial random split, from ``random_state`` (``"seeded"``) or, as the published
-    experiments ran it, always from ``np.random.seed(42)`` (``"published"``: every run the same split)."""
+class Optisplit(MultilabelStratifier):
+    """optisplit of one objective (the subclasses' ``method``).
+
+    Parameters
+    ----------
+    max_epochs : int, default=3
+        Passes over the labels at most (the published default).
+    start : {"seeded", "published"}, default="seeded"
+        The initial random split: from ``random_state``, or, as the published experiments ran it, always from
+        ``np.random.seed(42)`` (every run the same split).
+    """
     reference = "Tiittanen, Holm & Törönen, Bioinformatics 2021"
     kernels = (optisplit_kernel,)
     compile_seconds = 5
@@ -82,7 +90,7 @@ class _Optisplit(MultilabelStratifier):
 
 
 @register("optisplit_rld")
-class OptisplitRLD(_Optisplit):
+class OptisplitRLD(Optisplit):
     """optisplit minimising the summed relative label distribution rLD.
 
     Examples
@@ -97,7 +105,7 @@ class OptisplitRLD(_Optisplit):
 
 
 @register("optisplit_dcp")
-class OptisplitDCP(_Optisplit):
+class OptisplitDCP(Optisplit):
     """optisplit minimising the summed deviation from the ideal positive share DCP.
 
     Examples

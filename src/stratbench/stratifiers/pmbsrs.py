@@ -40,6 +40,11 @@ class PMBSRS(MultilabelStratifier):
     ``protocol="optisplit"`` runs the published experiment code instead (:func:`partitioning_cv`: equal
     shares only, ``np.array_split`` remainders, numpy's legacy stream of the integer ``random_state``).
 
+    Parameters
+    ----------
+    protocol : {"stratbench", "optisplit"}, default="stratbench"
+        The method as published, or the optisplit experiments' code (above).
+
     Examples
     --------
     >>> from stratbench import stratifiers

@@ -21,6 +21,11 @@ class RandomKFold(MultilabelStratifier):
     integer ``random_state`` (``np.random.seed(s)``, ``np.random.shuffle``), as the optisplit
     experiments' ``random_cv`` (Tiittanen et al. 2021) did: their seeds 1…10 give their random rows.
 
+    Parameters
+    ----------
+    protocol : {"stratbench", "optisplit"}, default="stratbench"
+        Rows permuted from ``random_state``'s Generator, or by numpy's legacy stream as the optisplit experiments.
+
     Examples
     --------
     >>> from stratbench import stratifiers

@@ -59,16 +59,21 @@ def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper", label_weights=
 class SecondOrderIterativeStratifier(MultilabelStratifier):
     """SOIS (Szymański & Kajdanowicz 2017) as a k-fold cross-validator (or holdout split).
 
-    Parameters: ``n_splits``, ``random_state``, ``test_size`` as every stratifier; ``select`` (see the
-    module docstring; default ``"paper"``); ``rules`` — ``"paper"`` or ``"skmultilearn"`` (the
-    released code's rules throughout, with our seeded draws; implies ``select="skmultilearn"``); ``shuffle`` — permute the rows
-    before stratifying, so the order in which a combination's examples are dealt is random (default
-    False: data order).
-
     Column weights (a :class:`~stratbench.labels.TargetTable`'s): the combination taken next is the one of
     least remaining examples / weight, a pair weighing the mean of its two labels' weights (an O(C) scan per
     choice instead of the bucket queues); ``select``'s tie rules apply to those keys. Not under
     ``rules="skmultilearn"``.
+
+    Parameters
+    ----------
+    select : {"paper", "docstring", "pairs_first", "skmultilearn"}, default="paper"
+        The variant of the combination choice (the module docstring).
+    shuffle : bool, default=False
+        Permute the rows before stratifying, so the order in which a combination's examples are dealt is random
+        (False: data order).
+    rules : {"paper", "skmultilearn"}, default="paper"
+        The algorithm as published, or the released code's rules throughout, with our seeded draws (implies
+        ``select="skmultilearn"``).
 
     Examples
     --------

@@ -64,6 +64,19 @@ class StratifiedSampling(MultilabelStratifier):
     examples whose labels their subset holds most of until every subset has its share (n·r_j ± 1, the
     sizes of :func:`stratbench.labels.apportion`); the default keeps the published algorithm.
 
+    Parameters
+    ----------
+    epochs : int, default=50
+        Epochs of scoring and swapping (the published default).
+    swap_probability : float, default=0.1
+        An example's chance of a swap in the first epoch, divided by (1 + ``decay``) each epoch.
+    threshold_proportion : float, default=0.1
+        The share of the examples with the highest scores that may swap in the first epoch, decaying as above.
+    decay : float, default=0.1
+        The decay of the two above per epoch.
+    exact_sizes : bool, default=False
+        Move examples afterwards until every subset holds its share (above); False: the published algorithm.
+
     Examples
     --------
     >>> from stratbench import stratifiers

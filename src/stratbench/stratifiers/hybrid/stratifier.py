@@ -168,18 +168,30 @@ class HybridStratifier(MultilabelStratifier):
 
     Parameters
     ----------
-    passes : full local-search passes over the examples after the trial (default 1).
-    samples : candidate partners tried for a swap (default 8).
-    pair_weight, dcp_weight, fill : ρ, η and f_label of the objective (3, 16, 1).
-    keep_pairs : also never add an empty (fold, pair) cell, in the search and the size repair (default False:
-        pair evidence rewarded only).
-    start : ``"both"`` (default), ``"iterative"`` or ``"sois"``: the starts tried.
-    trial : share of a pass run from each start to choose between them (default 0.3).
-    polish : ω of the LD polish (step 6; default 1: LD and LPD alike, each relative to its value where
-        the polish starts; 0: LD alone), or None for no polish.
-    polish_budget : the combinations the polish may read: ``"auto"`` (default: 4 per positive and fold, at
-        least 10⁷, about 0.2 s; swaps first, then 3-cycles with what is left), a number, or None (no bound:
-        swaps and 3-cycles interleaved, which can take seconds on a small dataset at k = 3).
+    passes : int, default=1
+        Full local-search passes over the examples after the trial.
+    samples : int, default=8
+        Candidate partners tried for a swap.
+    pair_weight : float, default=3.0
+        ρ of the objective: the pairs' LD term against the labels'.
+    start : {"both", "iterative", "sois"}, default="both"
+        The starts tried.
+    fill : float, default=1.0
+        f_label of the objective: the reward of a (fold, label) cell with a positive.
+    dcp_weight : float, default=16.0
+        η of the objective: the DCP hinge's weight.
+    trial : float, default=0.3
+        The share of a pass run from each start to choose between them.
+    keep_pairs : bool, default=False
+        Also never add an empty (fold, pair) cell, in the search and the size repair (False: pair evidence
+        rewarded only).
+    polish : float or None, default=1.0
+        ω of the LD polish (step 6: 1, LD and LPD alike, each relative to its value where the polish starts; 0,
+        LD alone), or None for no polish.
+    polish_budget : "auto", int or None, default="auto"
+        The combinations the polish may read: ``"auto"`` (4 per positive and fold, at least 10⁷, about 0.2 s;
+        swaps first, then 3-cycles with what is left), a number, or None (no bound: swaps and 3-cycles
+        interleaved, which can take seconds on a small dataset at k = 3).
 
     Examples
     --------
