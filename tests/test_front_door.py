@@ -99,7 +99,7 @@ def test_the_front_door_tells_no_history_and_assumes_no_shared_folder():
             assert not found, (str(path.relative_to(REPO)), found.group(0))
     readme = (REPO / "README.md").read_text()
     assert len(readme.splitlines()) <= 180
-    assert "snakemake --cores 8" in readme and "python -m pytest -q -p no:cacheprovider" in readme
+    assert "snakemake --cores 8" in readme and "python -m pytest -q -p no:cacheprovider -n auto --dist loadgroup" in readme
 
 
 def _png_dpi(path: Path) -> tuple[int, int]:

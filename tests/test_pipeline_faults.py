@@ -230,10 +230,11 @@ def test_round_four_faults_each_recovered_by_the_documented_step_byte_identicall
                              env={**env, "STRATBENCH_JOBSERVER": "0"}, start_new_session=True)
 
     def evaluation_job():
+        """An evaluation job of this run: in the session the run leads (never another test's, beside it)."""
         for p in Path("/proc").iterdir():
             if p.name.isdigit():
                 try:
-                    if b".evaluate.py" in (p / "cmdline").read_bytes():
+                    if b".evaluate.py" in (p / "cmdline").read_bytes() and os.getsid(int(p.name)) == third.pid:
                         return int(p.name)
                 except OSError:
                     pass
