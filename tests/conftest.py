@@ -29,6 +29,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SHARED_STUDY & set(item.fixturenames):  # the fixtures' closure: also those that use them (copied_study, …)
             item.add_marker(pytest.mark.xdist_group("finished_study"))
+    # the groups first, the shared study's the first of them: each is a worker's long serial stretch (the study's
+    # two runs, the SLURM study), begun while the other workers take the rest (handed out in this order), rather
+    # than last with those workers idle; the order within each part is kept
+    def group(item):
+        marker = item.get_closest_marker("xdist_group")
+        return None if marker is None else marker.args[0] if marker.args else marker.kwargs.get("name")
+
+    rank = {"finished_study": 0}
+    items.sort(key=lambda item: (rank.get(group(item), 1) if group(item) else 2))
 
 
 def pytest_report_header(config):
