@@ -209,11 +209,8 @@ class _KFold(_MultilabelSplitter):
         order = rng.permutation(n) if self.shuffle else np.arange(n)
         inner = stratifiers.get(self._method(), n_splits=self.n_splits, random_state=rng, **self._params())
         ids = np.empty(n, dtype=np.int64)
-        with warnings.catch_warnings():
-            if self.rare != "ignore":  # said once, naming the labels, by split
-                warnings.filterwarnings("ignore", message=".*fewer positives than the")
-            ids[order] = inner.fold_ids(None if Y is None else Y[order], None if groups is None else groups[order],
-                                        None if strata is None else strata.take(order))
+        ids[order] = inner.fold_ids(None if Y is None else Y[order], None if groups is None else groups[order],
+                                    None if strata is None else strata.take(order))
         if self.rare == "guarantee":
             ids = place_in_every_part(with_strata(Y, strata)[0], ids, self.n_splits)
         return ids
@@ -225,7 +222,11 @@ class _KFold(_MultilabelSplitter):
     def _split(self, X, y, groups, strata, stacklevel: int):
         Y = _labels_of(X, y, groups, type(self).__name__, strata)
         strata = self._indicators(strata)
-        folds = self.fold_ids(Y, groups, strata)
+        with warnings.catch_warnings():
+            # as the parts splitter: warn names them once, below, among the others; ignore says nothing; under
+            # guarantee they are outside the promise, never refused
+            warnings.filterwarnings("ignore", message=".*fewer positives than the")
+            folds = self.fold_ids(Y, groups, strata)
         if self.rare == "warn":
             warn_missing_parts(with_strata(Y, strata)[0], folds, [f"test fold {j}" for j in range(self.n_splits)],
                                stacklevel=stacklevel, label_names=column_names(Y, strata))
@@ -472,8 +473,7 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
         inner = stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
                                 train_size=self.train_size, random_state=self.random_state, **self.params)
         with warnings.catch_warnings():
-            if self.rare != "ignore":  # said once per split, naming the labels, below
-                warnings.filterwarnings("ignore", message=".*fewer positives than the")
+            warnings.filterwarnings("ignore", message=".*fewer positives than the")  # as in the k-fold classes
             draws = inner.holdout_ids(Y, groups=groups, strata=strata)
         for ids in draws:
             if groups is None:  # scikit-learn's exact sizes, the rows left out as a third subset (id −1 → 2)
