@@ -20,8 +20,9 @@ GET_A_MIRROR = (f"set {MIRROR_ENV} to a MULAN mirror folder (`python -m stratben
 
 
 # Under pytest-xdist (README's test command: -n auto --dist loadgroup) the tests of one group run on one worker, so
-# what they share is made once: the finished tiny study (a session fixture of two Snakemake runs, about 6 minutes),
-# and a module's fixtures where a module names its group (the SLURM node, the conformance marks).
+# what they share is made once, or used by one at a time: the finished tiny study (a session fixture of two Snakemake
+# runs, about 6 minutes) and the SLURM node (tests/test_slurm.py joins that group: each of its tests needs the node
+# idle), and a module's fixtures where a module names its group (the conformance marks).
 SHARED_STUDY = {"finished_runs", "finished_study"}
 
 
@@ -30,7 +31,7 @@ def pytest_collection_modifyitems(config, items):
         if SHARED_STUDY & set(item.fixturenames):  # the fixtures' closure: also those that use them (copied_study, …)
             item.add_marker(pytest.mark.xdist_group("finished_study"))
     # the groups first, the shared study's the first of them: each is a worker's long serial stretch (the study's
-    # two runs, the SLURM study), begun while the other workers take the rest (handed out in this order), rather
+    # two runs, the SLURM studies), begun while the other workers take the rest (handed out in this order), rather
     # than last with those workers idle; the order within each part is kept
     def group(item):
         marker = item.get_closest_marker("xdist_group")

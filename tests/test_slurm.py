@@ -16,7 +16,9 @@ import pytest
 import yaml
 from conftest import REPO, tiny_config
 
-pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("test_slurm")]  # one SLURM node, made once
+# one SLURM node, which each test needs idle: its two tests in one worker's group (the killed study's shares the
+# finished tiny study), never side by side
+pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("finished_study")]
 MEASURED = re.compile(r"runtime|tiittanen2021_table2|fold_quality_papers\.md|paper_tables\.md")
 
 
