@@ -190,8 +190,7 @@ class TargetTable:
             block = sp.csr_matrix((np.ones(len(codes), dtype=np.int8), (np.arange(len(codes)), codes)),
                                   shape=(len(codes), len(values)))
             if kind == "labels":
-                block = block[:, [values.index("1")]] if "1" in values else sp.csr_matrix((len(codes), 1), dtype=np.int8)
-                values = ["1"]
+                block, values = block[:, [1]], ["1"]  # the positives' indicator (_codes: classes "0" and "1")
             if kind != "labels":  # a value no row holds (a bin between given edges): nothing to stratify
                 held = np.flatnonzero(np.bincount(block.indices, minlength=block.shape[1]) > 0)
                 block, values = block[:, held], [values[i] for i in held]

@@ -277,7 +277,8 @@ class HybridStratifier(MultilabelStratifier):
                                                         shape=(len(fold), k))).todense(), dtype=np.float64)
         weight, hinge = objective_weights(comb, [start], targets, n, self.pair_weight, self.dcp_weight)
         if label_weights is not None:
-            weight, hinge = weight * combination_weights(comb, label_weights), hinge * combination_weights(comb, label_weights)
+            weighted = combination_weights(comb, label_weights)
+            weight, hinge = weight * weighted, hinge * weighted
         pairs = comb.is_pair
         pair_zeros = max(int((start[pairs] == 0).sum()) - np.maximum(0, k - comb.support[pairs]).sum(), 1)
         R = np.column_stack([start, comb.support, weight, hinge, pairs]).astype(np.float64)
@@ -332,8 +333,9 @@ class HybridStratifier(MultilabelStratifier):
         scales = _term_scales(support.astype(float), pairs, list(counts.values()), targets, n,
                               [one_example_errors(label_alone, pair_alone, fold, targets / n) for fold in starts.values()])
         weight, hinge = _weights(support.astype(float), pairs, scales, n, self.pair_weight, self.dcp_weight)
-        if label_weights is not None:
-            weight, hinge = weight * combination_weights(comb, label_weights), hinge * combination_weights(comb, label_weights)
+        weighted = None if label_weights is None else combination_weights(comb, label_weights)  # None: all 1
+        if weighted is not None:
+            weight, hinge = weight * weighted, hinge * weighted
         single_weight = _weights(np.ones(2), np.array([False, True]), scales, n, self.pair_weight,
                                  self.dcp_weight)[0].astype(np.float32).astype(np.float64)  # as R holds weights
         single = label_alone * single_weight[0] + pair_alone * single_weight[1]
@@ -362,7 +364,7 @@ class HybridStratifier(MultilabelStratifier):
             return result[2]
         return polish_ld(Y, comb, result[2], ratios, seed_search + 3, self.polish, self.samples, self.keep_pairs,
                          free_sizes=not self.holdout and np.ptp(ideal) == 0, budget=self.polish_budget,
-                         combo_weights=None if label_weights is None else combination_weights(comb, label_weights))
+                         combo_weights=weighted)
 
 
 def compile_search() -> None:
