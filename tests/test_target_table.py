@@ -64,6 +64,7 @@ def test_each_kind_expands_as_the_module_states_on_a_hand_computed_table():
     ({"a": ["x", "y"]}, {"a": "continuous"}, {}, "declare it multiclass"),
     ({"a": [1.0, 2.0]}, {"a": "continuous"}, {"weights": {"a": 0}}, "must be a number > 0"),
     ({"a": [1.0, 2.0]}, {"a": "continuous"}, {"bins": 1}, "at least 2 bins"),
+    ({"a": [1.0, 2.0]}, {"a": "continuous"}, {"bins": {"b": 3}}, "bins names 'b', which kinds does not declare"),
     ({"a": [1.0, 2.0]}, {"a": "continuous"}, {"bins": [2.0, 1.0]}, "increasing finite edges"),
 ])
 def test_a_table_that_cannot_mean_what_it_says_is_refused_naming_the_column(data, kinds, extra, says):

@@ -111,6 +111,9 @@ class TargetTable:
                 raise StratbenchError(f"TargetTable: weights names {name!r}, which kinds does not declare")
             if not isinstance(weight, numbers.Real) or isinstance(weight, bool) or not np.isfinite(weight) or weight <= 0:
                 raise StratbenchError(f"TargetTable: the weight of {name!r} must be a number > 0, got {weight!r}")
+        for name in self.bins if isinstance(self.bins, dict) else ():
+            if name not in self.kinds:
+                raise StratbenchError(f"TargetTable: bins names {name!r}, which kinds does not declare")
         lengths = {name: len(self._column(name)) for name in self.kinds}
         if len(set(lengths.values())) > 1:
             raise StratbenchError(f"TargetTable: the declared columns differ in length: {lengths}")
