@@ -1,6 +1,8 @@
 """The splitters as a library: the names users of iterative-stratification and scikit-multilearn know
 (stratbench.model_selection, also at the package's top level), one test per open ask of theirs (named
 after it), and what `stratbench list` and `stratbench --version` say."""
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -319,6 +321,46 @@ def test_every_cross_validator_stores_its_parameters_as_given_and_nothing_else()
         names = [k for k in inspect.signature(type(cv).__init__).parameters if k != "self"]
         assert set(vars(cv)) == set(names), (type(cv).__name__, set(vars(cv)) ^ set(names))
     assert built[0].sample_distribution_per_fold is shares and built[0].method == "sois"
+
+
+def test_a_split_checks_each_parameter_once_builds_its_method_once_and_converts_y_once(monkeypatch):
+    """The cross-validators delegate to the method they build once per split: n_splits checked once (by the method,
+    or by the class itself under compat), one method built, a dense ``y`` converted to the label matrix once and
+    never again on the way down (the method takes the checked matrix)."""
+    import stratbench.labels.matrix as matrix
+    import stratbench.model_selection._parts as parts_module
+    import stratbench.model_selection._split as split_module
+    import stratbench.stratifiers.base as base
+    from stratbench import stratifiers
+    from stratbench.model_selection import MultilabelStratifiedParts
+
+    calls = {"n_splits": 0, "built": 0, "converted": 0}
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+        return wrapper
+
+    for module in (split_module, parts_module, base):  # a call converts y, or checks the matrix (a pass over it)
+        monkeypatch.setattr(module, "as_label_matrix", counted("converted", matrix.as_label_matrix))
+        monkeypatch.setattr(module, "check_n_splits", counted("n_splits", module.check_n_splits))
+    monkeypatch.setattr(stratifiers, "get", counted("built", stratifiers.get))
+    Y, groups = labels(60, 5).tolist(), np.arange(60) // 3  # a list: converted, never the matrix itself
+    built = [MultilabelStratifiedKFold(3, shuffle=True, random_state=0), MultilabelStratifiedKFold(3, compat="iterstrat"),
+             IterativeStratification(3, 2, random_state=0), RepeatedMultilabelStratifiedKFold(3, n_repeats=4),
+             MultilabelStratifiedShuffleSplit(5, test_size=0.2, random_state=0), MultilabelStratifiedGroupKFold(3),
+             MultilabelStratifiedParts((0.5, 0.25, 0.25), n_splits=3, random_state=0)]
+    for cv in built:
+        calls.update(n_splits=0, built=0, converted=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            splits = list(cv.split(None, Y, groups if isinstance(cv, MultilabelStratifiedGroupKFold) else None))
+        assert len(splits) == cv.get_n_splits()
+        # the parts' n_splits counts draws, and their method's k (from sizes) is a parameter of its own
+        expected = {"n_splits": 2 if isinstance(cv, MultilabelStratifiedParts) else 1,
+                    "built": 0 if getattr(cv, "compat", None) else 1, "converted": 1}
+        assert calls == expected, (cv, calls)
 
 
 @pytest.mark.parametrize(("module", "old", "new"), [

@@ -13,9 +13,9 @@ import numpy as np
 from stratbench import StratbenchError, stratifiers
 from stratbench.labels import as_label_matrix, from_label_lists, with_strata
 from stratbench.model_selection._rare import RARE, labels_missing_a_part, place_in_every_part, warn_missing_parts
-from stratbench.model_selection._split import _MultilabelSplitter, _take, column_names
+from stratbench.model_selection._split import _MultilabelSplitter, _prepared, _take, column_names
 from stratbench.stratifiers.base import check_random_state
-from stratbench.stratifiers.checks import check_consistent_length, check_groups, check_n_splits
+from stratbench.stratifiers.checks import check_consistent_length, check_n_splits
 from stratbench.stratifiers.sizes import fit_sizes
 
 
@@ -95,7 +95,10 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
             sizes, names, n_splits, random_state, method, rare, params)
         self._check_params()
 
-    def _check_params(self) -> None:
+    def _check_params(self):
+        """n_splits, rare, sizes, names, the method's name and keywords; the method built for k equal parts, which
+        checks random_state and its parameters (the parts' shares are set on it where the rows are known). At
+        construction and once per split."""
         check_n_splits(self.n_splits, least=1)
         if self.rare not in RARE:
             raise StratbenchError(f"rare must be one of {RARE}, got {self.rare!r}")
@@ -106,33 +109,36 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
         if "fold_shares" in self.params:
             raise TypeError(f"{type(self).__name__} takes sizes, not fold_shares")
         self._check_method(self.method, self.params, None)
-        self._check_random_state()
+        return stratifiers.get(self.method, n_splits=k, random_state=self.random_state, **self.params)
 
     def part_ids(self, y, groups=None, strata=None) -> np.ndarray:
         """``n_splits`` × n: each row's part (0…k−1, in the order of ``sizes``) in every draw; ``strata`` (a
         :class:`~stratbench.labels.TargetTable`) stratified on beside ``y``, its values placed as labels are."""
-        self._check_params()
+        method = self._check_params()
         strata = self._indicators(strata)
         Y = None if y is None and strata is not None else as_label_matrix(y)
-        split_on = with_strata(Y, strata)[0]  # every column split on: sizes fitted and rare values placed on them
+        return self._part_ids(method, *with_strata(Y, strata), strata, groups)
+
+    def _part_ids(self, method, split_on, weights, strata, groups) -> np.ndarray:
+        """:meth:`part_ids` of input checked once: the matrix split (every column: sizes fitted and rare values
+        placed on them) and its weights."""
         n, k = split_on.shape[0], len(self.sizes)
-        groups = check_groups(groups, n)
+        groups = method._groups(groups, n)
         targets = part_sizes(n, self.sizes)
         if groups is not None and self.rare == "guarantee":  # refused before any split; the method refuses
             # groups itself where it does not keep them whole (stratifiers.base)
             raise StratbenchError("rare='guarantee' moves single rows between parts: it does not keep groups "
                                   "whole; use rare='warn' with groups")
+        method._check_weights(weights, strata)
+        method.fold_shares = (targets / n).tolist()  # the parts' shares of these rows: valid by construction
         rng = check_random_state(self.random_state)
         draws = []
         for _ in range(self.n_splits):
             order = rng.permutation(n)
-            inner = stratifiers.get(self.method, n_splits=k, fold_shares=(targets / n).tolist(), random_state=rng,
-                                    **self.params)
             ids = np.empty(n, dtype=np.int64)
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=".*fewer positives than the")  # said once, below
-                ids[order] = inner.fold_ids(None if Y is None else Y[order], None if groups is None else groups[order],
-                                            None if strata is None else strata.take(order))
+                ids[order] = method._fold_ids(split_on[order], None if groups is None else groups[order], weights, rng)
             if groups is None:
                 ids = fit_sizes(split_on, ids, targets)
                 if self.rare == "guarantee":
@@ -145,14 +151,9 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
         yield from self._split(X, y, groups, strata, stacklevel=3)  # the warning points at the caller's loop
 
     def _split(self, X, y, groups, strata, stacklevel: int):
-        if y is None and strata is None:
-            raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (n examples × L labels, 0/1), "
-                                  "or strata")
-        check_consistent_length(X=X, y=y, groups=groups, strata=strata)
-        strata = self._indicators(strata)
-        Y = None if y is None else as_label_matrix(y)
-        split_on = with_strata(Y, strata)[0]
-        for ids in self.part_ids(Y, groups, strata):
+        method = self._check_params()
+        Y, strata, split_on, weights = _prepared(self, X, y, groups, strata)
+        for ids in self._part_ids(method, split_on, weights, strata, groups):
             if self.rare == "warn":
                 warn_missing_parts(split_on, ids, list(self.names), stacklevel=stacklevel,
                                    label_names=column_names(Y, strata))

@@ -140,39 +140,39 @@ def column_names(Y, strata) -> list | None:
     return [str(i) for i in range(0 if Y is None else Y.shape[1])] + list(strata.names)
 
 
-def _labels_of(X, y, groups, owner: str, strata=None):
-    """``y`` as the label matrix (None where ``strata`` alone is split on), after X, y, groups and strata are
-    found of one length."""
+def _prepared(splitter, X, y, groups, strata):
+    """(``y`` as the label matrix or None, ``strata``'s indicators or None, the matrix split: y's labels beside the
+    indicators, each column's weight or None), after X, y, groups and strata are found of one length: ``y``
+    converted, and the table expanded, once per split."""
     if y is None and strata is None:
-        raise StratbenchError(f"{owner}.split needs the label matrix y (n examples × L labels, 0/1), or strata")
+        raise StratbenchError(f"{type(splitter).__name__}.split needs the label matrix y (n examples × L labels, 0/1), "
+                              "or strata")
     check_consistent_length(X=X, y=y, groups=groups, strata=strata)
-    return None if y is None else as_label_matrix(y)
+    Y = None if y is None else as_label_matrix(y)
+    strata = splitter._indicators(strata)
+    return (Y, strata, *with_strata(Y, strata))
 
 
-class _KFold(_MultilabelSplitter):
-    """k folds of the registered stratifier ``method`` (its own parameters in ``params``), or with ``compat`` a
-    peer's own folds. ``rare``: ``"warn"`` (one warning per CV naming the labels, and ``strata``'s values, left
-    with no positive in some test fold), ``"guarantee"`` (each with at least k positives gets one in every test
-    fold, by swaps that keep the sizes, or a StratbenchError names those that cannot before any fold is
-    returned), ``"ignore"``."""
+class _KFolds(_MultilabelSplitter):
+    """What the k-fold classes share: their parameters checked by building the method once per split (which checks
+    its own: n_splits, random_state, fold shares, its parameters), and one CV's folds of input checked once."""
 
-    def __init__(self, n_splits: int = 3, *, shuffle: bool = False, random_state=None, method: str = "iterative",
-                 compat: str | None = None, rare: str = "warn", **params):
-        self.n_splits, self.shuffle, self.random_state, self.method, self.compat, self.rare, self.params = (
-            n_splits, shuffle, random_state, method, compat, rare, params)
-        self._check_params()
-
-    def _check_params(self) -> None:
-        """What scikit-learn's ``KFold`` checks at construction (n_splits, shuffle), and the method, its
-        parameters, compat and random_state; checked again at every split."""
-        check_n_splits(self.n_splits)
+    def _check_params(self):
+        """What scikit-learn's ``KFold`` checks at construction (n_splits, shuffle), rare, compat, the method's name
+        and keywords; the method built from them, which checks the rest (None under compat, whose n_splits and
+        random_state are checked here). Called at construction and once per split (after ``set_params``)."""
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}")
         _check_rare(self.rare, self.compat)
-        self._check_method(self._method(), self._params(), self.compat)
-        self._check_random_state()
-        if self._params().get("fold_shares") is not None:
-            self._check_fold_shares(self._params()["fold_shares"])
+        params = self._params()
+        self._check_method(self._method(), params, self.compat)
+        if self.compat is not None:
+            check_n_splits(self.n_splits)
+            self._check_random_state()
+            return None
+        if params.get("fold_shares") is not None:
+            self._check_fold_shares(params["fold_shares"])
+        return stratifiers.get(self._method(), n_splits=self.n_splits, random_state=self.random_state, **params)
 
     def _check_fold_shares(self, shares) -> None:
         check_fold_shares(shares, self.n_splits)
@@ -185,53 +185,80 @@ class _KFold(_MultilabelSplitter):
         """Its parameters."""
         return self.params
 
-    def _peer_folds(self, Y) -> np.ndarray:
-        return kfold_test_folds(Y, self.n_splits, self.shuffle, self._peer_rng())
+    def _rng(self):
+        """The split's one stream: the peer's (scikit-learn's ``check_random_state``) under compat, else
+        stratbench's."""
+        return self._peer_rng() if self.compat is not None else check_random_state(self.random_state)
+
+    def _peer_folds(self, Y, rng) -> np.ndarray:
+        return kfold_test_folds(Y, self.n_splits, self.shuffle, rng)
+
+    def _folds(self, method, Y, split_on, weights, strata, groups, rng) -> np.ndarray:
+        """The test fold of every row of input checked once: ``method`` as :meth:`_check_params` built it, ``Y``
+        the labels (None where strata alone is split on), ``split_on`` and ``weights`` from
+        :func:`~stratbench.labels.with_strata`, ``rng`` the split's stream."""
+        n = split_on.shape[0]
+        if self.compat is not None:
+            groups = check_groups(groups, n)
+            check_splits_fit(self.n_splits, n)
+            if groups is not None:  # the peers' IS ignores groups: refused, as every non-group method
+                raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
+                                      "across folds")
+            return self._peer_folds(Y, rng)
+        groups = method._groups(groups, n)
+        if groups is not None and self.rare == "guarantee":
+            raise StratbenchError("rare='guarantee' moves single rows between folds: it does not keep groups whole; "
+                                  "use rare='warn' with groups")
+        method._check_weights(weights, strata)
+        order = rng.permutation(n) if self.shuffle else np.arange(n)
+        ids = np.empty(n, dtype=np.int64)
+        ids[order] = method._fold_ids(split_on[order], None if groups is None else groups[order], weights, rng)
+        if self.rare == "guarantee":
+            ids = place_in_every_part(split_on, ids, self.n_splits)
+        return ids
+
+    def _split_once(self, method, Y, strata, split_on, weights, groups, rng, stacklevel: int):
+        """One CV's (train, test) pairs; rare='warn': one warning for it, at the caller's line."""
+        with warnings.catch_warnings():
+            # as the parts splitter: warn names them once, below, among the others; ignore says nothing; under
+            # guarantee they are outside the promise, never refused
+            warnings.filterwarnings("ignore", message=".*fewer positives than the")
+            folds = self._folds(method, Y, split_on, weights, strata, groups, rng)
+        if self.rare == "warn":
+            warn_missing_parts(split_on, folds, [f"test fold {j}" for j in range(self.n_splits)],
+                               stacklevel=stacklevel, label_names=column_names(Y, strata))
+        for j in range(self.n_splits):
+            yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
+
+
+class _KFold(_KFolds):
+    """k folds of the registered stratifier ``method`` (its own parameters in ``params``), or with ``compat`` a
+    peer's own folds. ``rare``: ``"warn"`` (one warning per CV naming the labels, and ``strata``'s values, left
+    with no positive in some test fold), ``"guarantee"`` (each with at least k positives gets one in every test
+    fold, by swaps that keep the sizes, or a StratbenchError names those that cannot before any fold is
+    returned), ``"ignore"``."""
+
+    def __init__(self, n_splits: int = 3, *, shuffle: bool = False, random_state=None, method: str = "iterative",
+                 compat: str | None = None, rare: str = "warn", **params):
+        self.n_splits, self.shuffle, self.random_state, self.method, self.compat, self.rare, self.params = (
+            n_splits, shuffle, random_state, method, compat, rare, params)
+        self._check_params()
 
     def fold_ids(self, y, groups=None, strata=None) -> np.ndarray:
         """The test fold of every row; ``strata`` (a :class:`~stratbench.labels.TargetTable`) stratified on
         beside ``y``."""
-        self._check_params()
-        strata = self._indicators(strata)
-        Y = None if y is None and strata is not None else as_label_matrix(y)
-        n = len(strata) if Y is None else Y.shape[0]
-        groups = check_groups(groups, n)
-        check_splits_fit(self.n_splits, n, None if groups is None else len(np.unique(groups)))
-        if groups is not None and self.rare == "guarantee":
-            raise StratbenchError("rare='guarantee' moves single rows between folds: it does not keep groups whole; "
-                                  "use rare='warn' with groups")
-        if self.compat is not None:
-            if groups is not None:  # the peers' IS ignores groups: refused, as every non-group method
-                raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
-                                      "across folds")
-            return self._peer_folds(Y)
-        rng = check_random_state(self.random_state)
-        order = rng.permutation(n) if self.shuffle else np.arange(n)
-        inner = stratifiers.get(self._method(), n_splits=self.n_splits, random_state=rng, **self._params())
-        ids = np.empty(n, dtype=np.int64)
-        ids[order] = inner.fold_ids(None if Y is None else Y[order], None if groups is None else groups[order],
-                                    None if strata is None else strata.take(order))
-        if self.rare == "guarantee":
-            ids = place_in_every_part(with_strata(Y, strata)[0], ids, self.n_splits)
-        return ids
+        method = self._check_params()
+        Y, strata, split_on, weights = _prepared(self, None, y, groups, strata)
+        return self._folds(method, Y, split_on, weights, strata, groups, self._rng())
 
     def split(self, X=None, y=None, groups=None, strata=None):
         """(train indices, test indices) of each fold."""
         yield from self._split(X, y, groups, strata, stacklevel=3)  # the warning points at the caller's loop
 
     def _split(self, X, y, groups, strata, stacklevel: int):
-        Y = _labels_of(X, y, groups, type(self).__name__, strata)
-        strata = self._indicators(strata)
-        with warnings.catch_warnings():
-            # as the parts splitter: warn names them once, below, among the others; ignore says nothing; under
-            # guarantee they are outside the promise, never refused
-            warnings.filterwarnings("ignore", message=".*fewer positives than the")
-            folds = self.fold_ids(Y, groups, strata)
-        if self.rare == "warn":
-            warn_missing_parts(with_strata(Y, strata)[0], folds, [f"test fold {j}" for j in range(self.n_splits)],
-                               stacklevel=stacklevel, label_names=column_names(Y, strata))
-        for j in range(self.n_splits):
-            yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
+        method = self._check_params()
+        Y, strata, split_on, weights = _prepared(self, X, y, groups, strata)
+        yield from self._split_once(method, Y, strata, split_on, weights, groups, self._rng(), stacklevel + 1)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         return self.n_splits
@@ -274,11 +301,12 @@ class MultilabelStratifiedGroupKFold(_KFold):
             n_splits, shuffle, random_state, method, rare, params)
         self._check_params()
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        if not stratifiers.resolve(self.method).supports_groups:
+    def _check_params(self):
+        method = super()._check_params()
+        if not method.supports_groups:
             raise StratbenchError(f"{self.method!r} does not split by groups: choose one that does "
                                   f"({', '.join(n for n in stratifiers.names() if stratifiers.resolve(n).supports_groups)})")
+        return method
 
     def split(self, X=None, y=None, groups=None, strata=None):
         if groups is None:
@@ -329,12 +357,13 @@ class IterativeStratification(_KFold):
         shares = self.sample_distribution_per_fold
         return {"fold_shares": list(shares)} if shares is not None and self.compat is None else {}
 
-    def _check_params(self) -> None:
+    def _check_params(self):
         if self.order not in (1, 2) or isinstance(self.order, bool):
             raise StratbenchError(f"order must be 1 (iterative stratification) or 2 (SOIS), got {self.order!r}")
-        super()._check_params()
+        method = super()._check_params()
         if self.sample_distribution_per_fold is not None and self.compat is not None:  # the peer's shares
             self._check_fold_shares(self.sample_distribution_per_fold)
+        return method
 
     def _check_fold_shares(self, shares) -> None:
         check_fold_shares(shares, self.n_splits, "sample_distribution_per_fold", normalised=True)
@@ -342,12 +371,12 @@ class IterativeStratification(_KFold):
     def _check_method(self, method, params, compat) -> None:  # order, not method, picks it; shares checked after
         super()._check_method("iterative" if compat else method, {}, compat)
 
-    def _peer_folds(self, Y) -> np.ndarray:
+    def _peer_folds(self, Y, rng) -> np.ndarray:
         shares = self.sample_distribution_per_fold  # as the default path takes them: any sequence of floats, order 1.0
         shares = None if shares is None else [float(share) for share in shares]
-        return skmultilearn_test_folds(Y, self.n_splits, int(self.order), shares, self._peer_rng())
+        return skmultilearn_test_folds(Y, self.n_splits, int(self.order), shares, rng)
 
-class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
+class RepeatedMultilabelStratifiedKFold(_KFolds):
     """iterative-stratification's ``RepeatedMultilabelStratifiedKFold(n_splits=5, *, n_repeats=10,
     random_state=None)``: ``n_repeats`` k-fold CVs of ``method``, each on the rows in a fresh random order
     (one stream from ``random_state``), ``n_splits × n_repeats`` splits in all. ``compat="iterstrat"``:
@@ -368,6 +397,7 @@ class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
     """
 
     _compat = (None, "iterstrat")
+    shuffle = True  # every repeat on the rows in a fresh random order: a class attribute, not a parameter
 
     def __init__(self, n_splits: int = 5, *, n_repeats: int = 10, random_state=None, method: str = "iterative",
                  compat: str | None = None, rare: str = "warn", **params):
@@ -375,24 +405,18 @@ class RepeatedMultilabelStratifiedKFold(_MultilabelSplitter):
             n_splits, n_repeats, random_state, method, compat, rare, params)
         self._check_params()
 
-    def _check_params(self) -> None:
-        check_n_splits(self.n_splits)
-        _check_rare(self.rare, self.compat)
+    def _check_params(self):
         if not isinstance(self.n_repeats, numbers.Integral) or isinstance(self.n_repeats, bool) or self.n_repeats < 1:
             raise StratbenchError(f"n_repeats must be an integer ≥ 1, got {self.n_repeats!r}")
-        self._check_method(self.method, self.params, self.compat)
-        self._check_random_state()
+        return super()._check_params()
 
     def split(self, X=None, y=None, groups=None, strata=None):
-        self._check_params()
-        Y = _labels_of(X, y, groups, type(self).__name__, strata)
-        strata = self._indicators(strata)
+        method = self._check_params()
+        Y, strata, split_on, weights = _prepared(self, X, y, groups, strata)
         # iterstrat's repeats draw from one RandomState, as scikit-learn's _RepeatedSplits: the same stream here
-        rng = self._peer_rng() if self.compat else check_random_state(self.random_state)
+        rng = self._rng()
         for _ in range(self.n_repeats):  # one warning per repeat, pointing at the caller's loop
-            cv = MultilabelStratifiedKFold(self.n_splits, shuffle=True, random_state=rng, method=self.method,
-                                           compat=self.compat, rare=self.rare, **self.params)
-            yield from cv._split(None, Y, groups, strata, stacklevel=3)
+            yield from self._split_once(method, Y, strata, split_on, weights, groups, rng, stacklevel=3)
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         return self.n_splits * self.n_repeats
@@ -431,16 +455,25 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
          self.params) = (n_splits, test_size, train_size, random_state, method, compat, rare, params)
         self._check_params()
 
-    def _check_params(self) -> None:
-        check_n_splits(self.n_splits, least=1)
+    def _check_params(self):
+        """rare, compat, the method's name and keywords, and a test_size of ``"default"``; the method built from them
+        in holdout mode, which checks the rest (n_splits, the sizes, random_state, its parameters), or under compat
+        (None) those checked here. At construction and once per split."""
         _check_rare(self.rare, self.compat)
-        if not (isinstance(self.test_size, str) and self.test_size == "default"):
-            check_size(self.test_size, "test_size")
-        check_size(self.train_size, "train_size")
         if self.params.get("fold_shares") is not None:
             raise TypeError(f"{type(self).__name__} takes test_size and train_size, not fold_shares")
         self._check_method(self.method, self.params, self.compat)
-        self._check_random_state()
+        if self.compat is not None:
+            check_n_splits(self.n_splits, least=1)
+            if not (isinstance(self.test_size, str) and self.test_size == "default"):
+                check_size(self.test_size, "test_size")
+            check_size(self.train_size, "train_size")
+            self._check_random_state()
+            return None
+        if isinstance(self.test_size, str) and self.test_size != "default":
+            check_size(self.test_size, "test_size")  # refused, naming it
+        return stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
+                               train_size=self.train_size, random_state=self.random_state, **self.params)
 
     def _test_size(self):
         """``"default"`` (iterstrat's spelling) or None (scikit-learn's): 0.1 when ``train_size`` is None, else the
@@ -450,18 +483,16 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
         return self.test_size
 
     def split(self, X=None, y=None, groups=None, strata=None):
-        self._check_params()
-        Y = _labels_of(X, y, groups, type(self).__name__, strata)
-        strata = self._indicators(strata)
-        n = len(strata) if Y is None else Y.shape[0]
-        groups = check_groups(groups, n)
+        method = self._check_params()
+        Y, strata, split_on, weights = _prepared(self, X, y, groups, strata)
+        n = split_on.shape[0]
+        groups = check_groups(groups, n) if method is None else method._groups(groups, n)
         n_train, n_test = holdout_sizes(n, self._test_size(), self.train_size)
         rest = n - n_train - n_test  # rows in neither side where the two sizes leave some out
         if self.rare == "guarantee" and (groups is not None or rest):
             raise StratbenchError("rare='guarantee' swaps single rows between the two sides: it takes no groups and "
                                   "no train_size that leaves rows out; use rare='warn' there")
-        split_on = with_strata(Y, strata)[0]  # the sizes fitted, and rare labels placed, on every column split on
-        names = column_names(Y, strata)
+        names = column_names(Y, strata)  # the sizes fitted, and rare labels placed, on every column split on
         if self.compat is not None:
             if groups is not None:
                 raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
@@ -470,11 +501,10 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
                 self._warn_sides(split_on, np.where(test, 1, 0), names)
                 yield np.flatnonzero(~test), np.flatnonzero(test)
             return
-        inner = stratifiers.get(self.method, n_splits=self.n_splits, test_size=self._test_size(),
-                                train_size=self.train_size, random_state=self.random_state, **self.params)
+        method._check_weights(weights, strata)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*fewer positives than the")  # as in the k-fold classes
-            draws = inner.holdout_ids(Y, groups=groups, strata=strata)
+            draws = method._holdout_ids(split_on, groups, weights, check_random_state(self.random_state))
         for ids in draws:
             if groups is None:  # scikit-learn's exact sizes, the rows left out as a third subset (id −1 → 2)
                 ids = fit_sizes(split_on, np.where(ids < 0, 2, ids), np.array([n_train, n_test, rest]))

@@ -27,7 +27,6 @@ from stratbench.stratifiers.checks import (
     check_groups,
     check_n_splits,
     check_splits_fit,
-    num_samples,
 )
 from stratbench.stratifiers.sizes import check_size, fit_sizes, holdout_sizes, repair_empty
 
@@ -156,9 +155,8 @@ class MultilabelStratifier:
         return self.test_size is not None or self.train_size is not None
 
     def _ratios(self, n: int) -> np.ndarray:
-        """Desired share of every subset (holdout: train, test[, left out]), after checking the
-        parameters against the n examples."""
-        self._check_params()
+        """Desired share of every subset (holdout: train, test[, left out]) of the n examples (the parameters checked
+        by the caller, once per split)."""
         if self.holdout:
             if n < 2:
                 raise StratbenchError(f"a holdout split needs at least 2 examples, got {n}")
@@ -181,9 +179,15 @@ class MultilabelStratifier:
         (``y`` may then be None), with their weights."""
         if self.holdout:
             return self.holdout_ids(y, repeats=1, groups=groups, strata=strata)[0]
+        self._check_params()
         Y, weights = self._labels(y, strata)
-        return self._subset_ids(Y, self._ratios(Y.shape[0]), check_random_state(self.random_state),
-                                self._groups(groups, Y.shape[0]), weights)
+        return self._fold_ids(Y, self._groups(groups, Y.shape[0]), weights, check_random_state(self.random_state))
+
+    def _fold_ids(self, Y: sp.csr_matrix, groups, weights, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`fold_ids` of input checked once by the caller: ``Y`` the matrix split (labels beside any strata's
+        indicators), ``groups`` checked, ``weights`` each column's (or None), ``rng`` the split's stream (the
+        cross-validators of :mod:`stratbench.model_selection` pass theirs, drawn from before)."""
+        return self._subset_ids(Y, self._ratios(Y.shape[0]), rng, groups, weights)
 
     def holdout_ids(self, y, repeats: int | None = None, groups=None, strata=None) -> np.ndarray:
         """Holdout mode: the subset ids of the ``n_splits`` splits (n_splits × n; 0 train, 1 test, −1
@@ -196,9 +200,15 @@ class MultilabelStratifier:
         """
         if not self.holdout:
             raise StratbenchError("holdout_ids needs test_size or train_size (holdout mode)")
+        self._check_params()
         Y, weights = self._labels(y, strata)
-        groups = self._groups(groups, Y.shape[0])
-        ratios, rng = self._ratios(Y.shape[0]), check_random_state(self.random_state)
+        return self._holdout_ids(Y, self._groups(groups, Y.shape[0]), weights, check_random_state(self.random_state),
+                                 repeats)
+
+    def _holdout_ids(self, Y: sp.csr_matrix, groups, weights, rng: np.random.Generator,
+                     repeats: int | None = None) -> np.ndarray:
+        """:meth:`holdout_ids` of input checked once by the caller (as :meth:`_fold_ids`)."""
+        ratios = self._ratios(Y.shape[0])
         draws = []
         for _ in range(self.n_splits if repeats is None else repeats):
             if not self.seeded:
@@ -229,14 +239,19 @@ class MultilabelStratifier:
             raise StratbenchError("y is None: a stratifier splits by the label matrix y (n examples × L labels, 0/1), "
                                   "or by the columns of strata (a TargetTable)")
         Y, weights = with_strata(None if y is None else as_label_matrix(y), strata)
+        self._check_weights(weights, strata)
+        return Y, weights
+
+    def _check_weights(self, weights, strata) -> None:
+        """Column weights other than 1 reach only a method that weighs labels (``weighs_labels``); the others
+        refuse them, naming the columns and the methods that do."""
         if weights is not None and not self.weighs_labels:
             from stratbench import stratifiers
 
             weighing = [n for n in stratifiers.names() if getattr(stratifiers.resolve(n), "weighs_labels", False)]
-            heavy = weighted_columns(strata)
-            raise StratbenchError(f"{type(self).__name__} does not weigh columns, and strata weighs {heavy}: use "
-                                  f"a method that does ({', '.join(weighing)}), or leave every weight at 1")
-        return Y, weights
+            raise StratbenchError(f"{type(self).__name__} does not weigh columns, and strata weighs "
+                                  f"{weighted_columns(strata)}: use a method that does ({', '.join(weighing)}), or "
+                                  "leave every weight at 1")
 
     def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None,
                     label_weights=None) -> np.ndarray:
@@ -343,12 +358,14 @@ class MultilabelStratifier:
         if y is None and strata is None:
             raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (or strata, a TargetTable)")
         check_consistent_length(X=X, y=y, groups=groups, strata=strata)
-        self._groups(groups, num_samples(y if y is not None else strata))
+        self._check_params()
+        Y, weights = self._labels(y, strata)
+        groups, rng = self._groups(groups, Y.shape[0]), check_random_state(self.random_state)
         if self.holdout:
-            for ids in self.holdout_ids(y, groups=groups, strata=strata):
+            for ids in self._holdout_ids(Y, groups, weights, rng):
                 yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
             return
-        folds = self.fold_ids(y, groups, strata)
+        folds = self._fold_ids(Y, groups, weights, rng)
         for j in range(self.get_n_splits()):
             yield np.flatnonzero(folds != j), np.flatnonzero(folds == j)
 
