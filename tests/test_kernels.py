@@ -89,6 +89,21 @@ def test_a_compiled_kernel_checks_what_it_is_given():
         sort_segments(np.array([0, 3, 5]), values.astype(np.int32))
 
 
+def test_a_kernel_called_by_name_takes_one_record_of_every_parameter():
+    """``_compile.call``: the arguments by name, flattened in the kernel's order; a missing or unknown name is a
+    TypeError naming it, before the kernel runs."""
+    from stratbench._kernels.combinations import fold_counts
+
+    named = dict(row_ptr=np.array([0, 1, 3]), row_combos=np.array([0, 0, 1], dtype=np.int32), fold=np.array([1, 0]),
+                 k=2, n_combos=2)
+    assert _compile.call(fold_counts, **dict(reversed(named.items()))).tolist() == [[1, 1], [1, 0]]
+    assert _compile.record(fold_counts)._fields == ("row_ptr", "row_combos", "fold", "k", "n_combos")
+    with pytest.raises(TypeError, match="n_combos"):
+        _compile.call(fold_counts, **{k: v for k, v in named.items() if k != "n_combos"})
+    with pytest.raises(TypeError, match="folds"):
+        _compile.call(fold_counts, **named, folds=2)
+
+
 def test_the_kernels_choose_the_compiled_module_only_where_it_is_current(monkeypatch):
     """Ahead of time where the compiled module's digest is that of the installed sources; under the JIT, with
     the reason, where it is older or absent or the JIT is asked for; ``aot`` without a current module and an

@@ -10,6 +10,10 @@ cached on disk (``cache=True``), with a one-line notice before the first compila
 (ahead of time, or an ImportError saying why not) or ``jit`` (the JIT: the reference the compiled module
 is tested against, ``tests/test_kernels.py``).
 
+Python calls a kernel of many arguments through :func:`call`, by its parameters' names: one record (a named tuple
+of every parameter, none missing, none other) that one adapter flattens into the positional arguments the
+compiled function takes, so no caller depends on the order of 10–17 arguments.
+
 A kernel module marks its functions with :func:`jit` (called only from other kernels) or :func:`kernel`
 (called from Python: exported by the compiled module under ``<module>__<name>``, with the argument types it
 is compiled for). Called ahead of time, an entry checks its arguments against those types as a compiled
@@ -20,9 +24,11 @@ would write into a copy, as is a float array where integers are expected.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import importlib
+import inspect
 import os
 import pathlib
 import re
@@ -99,6 +105,24 @@ def kernel(*argtypes: str):
             return _Missing(function)
         return numba.njit(cache=True)(function)
     return decorate
+
+
+_RECORDS: dict = {}
+
+
+def record(kernel) -> type:
+    """The record of ``kernel``'s arguments: a named tuple of its parameters, in their order."""
+    function = kernel.py_func
+    if function not in _RECORDS:
+        _RECORDS[function] = collections.namedtuple(f"{function.__name__}_arguments",
+                                                    list(inspect.signature(function).parameters))
+    return _RECORDS[function]
+
+
+def call(kernel, **arguments):
+    """``kernel`` run on its arguments given by name: their record (:func:`record`; a missing or unknown name is
+    a TypeError naming it), flattened into the positional arguments of the compiled function."""
+    return kernel(*record(kernel)(**arguments))
 
 
 _NUMPY = {"int8": np.int8, "uint8": np.uint8, "int32": np.int32, "int64": np.int64, "uint64": np.uint64,

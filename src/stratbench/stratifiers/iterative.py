@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
+from stratbench._kernels._compile import call
 from stratbench._kernels.iterative import iterative_kernel
 from stratbench.stratifiers import register
 from stratbench.stratifiers.base import RULES, MultilabelStratifier
@@ -53,12 +54,12 @@ def iterative_fold_ids(Y: sp.csr_matrix, ratios: np.ndarray, seed: int, label_ti
     C = Y.tocsc()
     C.sort_indices()
     weights = np.ones(Y.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
-    return iterative_kernel(
-        Y.indptr.astype(np.int64), Y.indices.astype(np.int64), Y.data.astype(np.float64),
-        C.indptr.astype(np.int64), C.indices.astype(np.int64),
-        np.asarray(ratios, dtype=np.float64), weights, np.uint64(seed), label_ties == "random",
-        first_appearance(Y), rules == "skmultilearn",
-        np.ones(Y.shape[1]) if label_weights is None else np.asarray(label_weights, dtype=np.float64),
+    return call(
+        iterative_kernel, indptr=Y.indptr.astype(np.int64), indices=Y.indices.astype(np.int64),
+        counts=Y.data.astype(np.float64), col_ptr=C.indptr.astype(np.int64), col_rows=C.indices.astype(np.int64),
+        ratios=np.asarray(ratios, dtype=np.float64), weights=weights, seed=np.uint64(seed),
+        random_label_ties=label_ties == "random", label_order=first_appearance(Y), skmultilearn=rules == "skmultilearn",
+        label_weights=np.ones(Y.shape[1]) if label_weights is None else np.asarray(label_weights, dtype=np.float64),
     )
 
 

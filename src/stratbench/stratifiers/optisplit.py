@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench import StratbenchError
+from stratbench._kernels._compile import call
 from stratbench._kernels.optisplit import optisplit_kernel
 from stratbench.stratifiers import register
 from stratbench.stratifiers.base import MultilabelStratifier
@@ -81,11 +82,12 @@ class Optisplit(MultilabelStratifier):
         C.sort_indices()
         n_flipped_in_row = np.asarray(Y[:, flipped].sum(axis=1)).ravel()
         rowsum = np.diff(Y.indptr) + flipped.sum() - 2 * n_flipped_in_row  # label count of the flipped Y
-        return optisplit_kernel(
-            Y.indptr.astype(np.int64), Y.indices.astype(np.int64), C.indptr.astype(np.int64),
-            C.indices.astype(np.int64), fold, np.asarray(ratios, dtype=np.float64), labels, flipped,
-            rowsum.astype(np.int64), METHODS[self.method], self.max_epochs,
-            np.ones(Y.shape[1]) if label_weights is None else np.asarray(label_weights, dtype=np.float64),
+        return call(
+            optisplit_kernel, indptr=Y.indptr.astype(np.int64), indices=Y.indices.astype(np.int64),
+            col_ptr=C.indptr.astype(np.int64), col_rows=C.indices.astype(np.int64), fold=fold,
+            ratios=np.asarray(ratios, dtype=np.float64), labels=labels, flipped=flipped, rowsum=rowsum.astype(np.int64),
+            method=METHODS[self.method], max_epochs=self.max_epochs,
+            label_weights=np.ones(Y.shape[1]) if label_weights is None else np.asarray(label_weights, dtype=np.float64),
         )
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from stratbench import StratbenchError
+from stratbench._kernels._compile import call
 from stratbench._kernels.sois import sois_kernel
 from stratbench._warn import renamed
 from stratbench.labels import label_combinations
@@ -50,9 +51,10 @@ def sois_fold_ids(Y, ratios, seed, select="paper", rules="paper", label_weights=
     examples / :func:`combination_weights` (None: the paper's rule)."""
     comb = label_combinations(Y) if comb is None else comb
     weights = np.ones(len(comb.first)) if label_weights is None else combination_weights(comb, label_weights)
-    return sois_kernel(comb.row_ptr, comb.row_combos, comb.combo_ptr, comb.combo_rows, comb.is_pair,
-                       comb.insertion, np.asarray(ratios, dtype=np.float64),
-                       np.uint64(seed), SELECT[select], rules == "skmultilearn", weights, label_weights is not None)
+    return call(sois_kernel, row_ptr=comb.row_ptr, row_combos=comb.row_combos, combo_ptr=comb.combo_ptr,
+                combo_rows=comb.combo_rows, is_pair=comb.is_pair, insertion=comb.insertion,
+                ratios=np.asarray(ratios, dtype=np.float64), seed=np.uint64(seed), mode=SELECT[select],
+                skmultilearn=rules == "skmultilearn", combo_weights=weights, weighted=label_weights is not None)
 
 
 @register("sois")

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stratbench._kernels._compile import call
 from stratbench._kernels.ld_polish import polish_kernel, reassign, sort_segments
 from stratbench.labels import fold_counts, labelset_ids
 
@@ -85,10 +86,11 @@ def polish_ld(Y, comb, fold: np.ndarray, ratios, seed: int, pair_weight: float =
     exhaustive = swaps * merge <= EXHAUSTIVE_WORK
     cycles = swaps * max(k - 2, 0) * S * merge <= CYCLE_WORK
     size_moves = free_sizes and n % k != 0 and min(n, S * k) * (k - 1) * len(support) <= EXHAUSTIVE_WORK
-    polish_kernel(ptr, combos, comb.is_pair.astype(np.bool_), d / (1 - d), support, np.asarray(ratios, np.float64), M,
-                  C, sizes, row_sets, float(pair_weight), bool(keep_pairs), exhaustive, cycles, size_moves,
-                  int(samples) if exhaustive else max(int(samples) // 4, 1),
-                  int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), np.uint64(seed),
-                  0 if budget is None else max(int(polish_budget(Y, k) if budget == "auto" else budget), 1),
-                  np.ones(len(support)) if combo_weights is None else np.asarray(combo_weights, np.float64))
+    call(polish_kernel, ptr=ptr, combos=combos, is_pair=comb.is_pair.astype(np.bool_), odds=d / (1 - d),
+         support=support, ratios=np.asarray(ratios, np.float64), M=M, C=C, sizes=sizes, row_sets=row_sets,
+         pair_weight=float(pair_weight), keep_pairs=bool(keep_pairs), exhaustive=exhaustive, cycles=cycles,
+         size_moves=size_moves, samples=int(samples) if exhaustive else max(int(samples) // 4, 1),
+         passes=int(passes) if exhaustive else min(int(passes), SAMPLED_PASSES), seed=np.uint64(seed),
+         budget=0 if budget is None else max(int(polish_budget(Y, k) if budget == "auto" else budget), 1),
+         combo_weights=np.ones(len(support)) if combo_weights is None else np.asarray(combo_weights, np.float64))
     return reassign(row_sets, fold.astype(np.int64), M)

@@ -60,6 +60,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stratbench import StratbenchError
+from stratbench._kernels._compile import call
 from stratbench._kernels.combinations import ids_by_sort
 from stratbench._kernels.group_search import group_search
 from stratbench._kernels.hybrid import carried_combinations, hybrid_kernel
@@ -282,10 +283,10 @@ class HybridStratifier(MultilabelStratifier):
         pairs = comb.is_pair
         pair_zeros = max(int((start[pairs] == 0).sum()) - np.maximum(0, k - comb.support[pairs]).sum(), 1)
         R = np.column_stack([start, comb.support, weight, hinge, pairs]).astype(np.float64)
-        return group_search(amounts.indptr.astype(np.int64), amounts.indices.astype(np.int64), amounts.data,
-                            R, fold, np.asarray(sizes, np.float64), targets, np.asarray(ratios, np.float64),
-                            self.group_passes * max(self.passes, 1), self.samples, np.uint64(seed_search),
-                            np.array([self.fill, self.fill / pair_zeros]))
+        return call(group_search, ptr=amounts.indptr.astype(np.int64), combos=amounts.indices.astype(np.int64),
+                    amounts=amounts.data, R=R, fold=fold, gsize=np.asarray(sizes, np.float64), targets=targets,
+                    ideal=np.asarray(ratios, np.float64), passes=self.group_passes * max(self.passes, 1),
+                    samples=self.samples, seed=np.uint64(seed_search), fill=np.array([self.fill, self.fill / pair_zeros]))
 
     def _assign(self, Y, ratios, rng, label_weights=None):
         self._check_options()
@@ -348,9 +349,10 @@ class HybridStratifier(MultilabelStratifier):
         R[:, k:] = np.column_stack([support, weight, hinge, pairs])
 
         def search(fold, passes, seed, visit=n, exact=True):
-            fold, value, zeros = hybrid_kernel(row_ptr, row_combos, R, fold.astype(np.int64), targets,
-                                               least, most, ideal, passes, self.samples, np.uint64(seed), fill, single,
-                                               visit, exact, self.keep_pairs)
+            fold, value, zeros = call(hybrid_kernel, row_ptr=row_ptr, row_combos=row_combos, R=R,
+                                      fold=fold.astype(np.int64), targets=targets, least=least, most=most, ideal=ideal,
+                                      passes=passes, samples=self.samples, seed=np.uint64(seed), fill=fill,
+                                      single=single, visit=visit, exact=exact, keep_pairs=self.keep_pairs)
             return max(zeros - floor, 0), value, fold
 
         # `trial` of a pass from each start; the better (no more empty (fold, label) cells than IS,
