@@ -1,4 +1,6 @@
+import contextlib
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,26 +21,28 @@ GET_A_MIRROR = (f"set {MIRROR_ENV} to a MULAN mirror folder (`python -m stratben
                 "27 MB), or keep one at ../shared/datasets/mulan beside the checkout")
 
 
-# Under pytest-xdist (README's test command: -n auto --dist loadgroup) the tests of one group run on one worker, so
-# what they share is made once, or used by one at a time: the finished tiny study (a session fixture of two Snakemake
-# runs, about 6 minutes) and the SLURM node (tests/test_slurm.py joins that group: each of its tests needs the node
-# idle), and a module's fixtures where a module names its group (the conformance marks).
+# Under pytest-xdist (README's test command: -n auto --dist loadgroup) the finished tiny study (two Snakemake runs,
+# about 3 minutes) is made once for the session, by the first worker that needs it, under a lock in the session's
+# folder (finished_runs); any worker's tests read it. The tests that run Snakemake or write inside its folder form one
+# group (one worker, one at a time), as do the SLURM tests (each needs the node idle; tests/test_slurm.py) and a module
+# that names its own group (the conformance marks). pytest is kept below 9.2, whose node ids undo the groups
+# (pytest-xdist#1386); `made_once` fails where a group is found on a second worker.
 SHARED_STUDY = {"finished_runs", "finished_study"}
+WRITE_IN_THE_STUDY = ("tests/test_workflow.py", "tests/test_report.py")  # Snakemake, LaTeX or a report in its folder
+ORDER = {"slurm": 0, None: 1, "finished_study": 2}  # the longest serial stretch first; the writers' group last
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if SHARED_STUDY & set(item.fixturenames):  # the fixtures' closure: also those that use them (copied_study, …)
+        if SHARED_STUDY & set(item.fixturenames) and item.nodeid.split("::")[0] in WRITE_IN_THE_STUDY:
             item.add_marker(pytest.mark.xdist_group("finished_study"))
-    # the groups first, the shared study's the first of them: each is a worker's long serial stretch (the study's
-    # two runs, the SLURM studies), begun while the other workers take the rest (handed out in this order), rather
-    # than last with those workers idle; the order within each part is kept
+
     def group(item):
         marker = item.get_closest_marker("xdist_group")
         return None if marker is None else marker.args[0] if marker.args else marker.kwargs.get("name")
 
-    rank = {"finished_study": 0}
-    items.sort(key=lambda item: (rank.get(group(item), 1) if group(item) else 2))
+    items.sort(key=lambda item: ORDER.get(group(item), 1))  # the order within each part kept
 
 
 def pytest_report_header(config):
@@ -157,16 +161,63 @@ def planned_jobs(result) -> dict[str, int]:
     return parse(result.stdout + result.stderr)
 
 
+def made_once(tmp_path_factory, group: str) -> None:
+    """Under pytest-xdist, fail where a second worker runs a test of ``group``: the grouping has stopped (as pytest
+    9.2's node ids silently undid pytest-xdist's --dist loadgroup, pytest-xdist#1386), and the group's tests would
+    run side by side."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return
+    mark = tmp_path_factory.getbasetemp().parent / f"group-{group}"  # the session's folder, every worker's
+    try:
+        fd = os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        first = mark.read_text()
+        if first != worker:
+            pytest.fail(f"a test of the group {group!r} runs on {worker}, another on {first}: pytest-xdist's --dist "
+                        "loadgroup is not keeping the group on one worker (pytest-xdist#1386: pytest < 9.2, as "
+                        "pyproject.toml pins it)")
+        return
+    os.write(fd, worker.encode())
+    os.close(fd)
+
+
+@pytest.fixture(autouse=True)
+def _one_worker_per_group(request, tmp_path_factory):
+    marker = request.node.get_closest_marker("xdist_group")
+    if marker is not None:
+        made_once(tmp_path_factory, marker.args[0] if marker.args else marker.kwargs.get("name"))
+
+
+@contextlib.contextmanager
+def _session_lock(path: Path):
+    """An exclusive lock on ``path`` for as long as the block runs (the xdist workers of one session take turns)."""
+    import fcntl
+
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def finished_runs(tmp_path_factory, mirror) -> list[Path]:
     """The tiny study run twice, in two folders: with 1 core, its jobs forked by the run's job server
     (stratbench.jobserver, the default), and with 2 cores, each job in a fresh Python (no job server)."""
-    runs = []
-    for cores, server in (("1", ""), ("2", "0")):
-        workdir = tmp_path_factory.mktemp(f"run{cores}")
-        result = run_snakemake(workdir, tiny_config(mirror), "--cores", cores, env={"STRATBENCH_JOBSERVER": server})
-        assert result.returncode == 0, result.stderr[-4000:]
-        runs.append(workdir)
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # every worker's session folder
+    folder = root / "finished-tiny-study"
+    runs = [folder / "run1", folder / "run2"]
+    with _session_lock(root / "finished-tiny-study.lock"):
+        if not (folder / "finished").exists():  # the first worker to need it makes it, the others wait and read it
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            for workdir, (cores, server) in zip(runs, (("1", ""), ("2", "0"))):
+                result = run_snakemake(workdir, tiny_config(mirror), "--cores", cores,
+                                       env={"STRATBENCH_JOBSERVER": server})
+                assert result.returncode == 0, result.stderr[-4000:]
+            (folder / "finished").write_text("")
     return runs
 
 

@@ -1,5 +1,6 @@
 """Studies on a real SLURM cluster (the single-node one of .ci/slurm-up) through Snakemake's SLURM
-executor: the same bytes as a local run, and a study killed mid-run finishes with nothing lost.
+executor: the same bytes as the finished local run of the same study, and a study killed mid-run finishes
+with nothing lost.
 
 Skipped, saying so, where no SLURM node is idle (CI runs .ci/slurm-up wherever apt-get works and sets
 STRATBENCH_SLURM=1, which turns a missing cluster into a failure)."""
@@ -16,9 +17,8 @@ import pytest
 import yaml
 from conftest import REPO, tiny_config
 
-# one SLURM node, which each test needs idle: its two tests in one worker's group (the killed study's shares the
-# finished tiny study), never side by side
-pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("finished_study")]
+# one SLURM node, which each test needs idle: its two tests in one worker's group, never side by side
+pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("slurm")]
 MEASURED = re.compile(r"runtime|tiittanen2021_table2|fold_quality_papers\.md|paper_tables\.md")
 
 
@@ -64,25 +64,26 @@ def same_results(a: Path, b: Path) -> int:
     return compared
 
 
-def test_the_default_study_on_slurm_with_the_profile_alone_gives_the_local_bytes(slurm, tmp_path):
-    local, cluster = checkout(tmp_path / "local"), checkout(tmp_path / "cluster")
+def test_a_study_on_slurm_with_the_profile_alone_gives_the_local_bytes(slurm, tmp_path, mirror, finished_runs):
+    """A fresh checkout runs the tiny study with the profile alone (`--profile workflow/profiles/slurm`, the
+    study's config its only other argument): the bytes of the finished local run, and the profile's groups
+    submit far fewer jobs than the study has. (The default study on SLURM is the same rules on another config; its
+    local run is the other Pythons' legs' quick study, .ci/pythons.)"""
+    cluster = checkout(tmp_path / "cluster")
+    (cluster / "tiny.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
     start = time.perf_counter()
-    result = snakemake(local, "--cores", "2")
-    local_s = time.perf_counter() - start
-    assert result.returncode == 0, result.stderr[-3000:]
-    local_out = result.stdout + result.stderr
-    start = time.perf_counter()
-    result = snakemake(cluster, "--profile", "workflow/profiles/slurm")
+    result = snakemake(cluster, "--profile", "workflow/profiles/slurm", "--configfile", "tiny.yaml",
+                       env={**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")})
     cluster_s = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-4000:]
     out = result.stdout + result.stderr
     submitted = len(re.findall(r"has been submitted with SLURM jobid", out))
     # the evaluation jobs go alone; every other job travels in a group: far fewer submissions than jobs
-    total = int(re.search(r"^total\s+(\d+)", local_out, re.M).group(1))
-    evaluate = sum(int(n) for n in re.findall(r"^evaluate(?:_repeats)?\s+(\d+)", local_out, re.M))
+    total = int(re.search(r"^total\s+(\d+)", out, re.M).group(1))
+    evaluate = sum(int(n) for n in re.findall(r"^evaluate(?:_repeats)?\s+(\d+)", out, re.M))
     assert 0 < submitted - evaluate < (total - evaluate) / 2, (submitted, evaluate, total)
-    assert same_results(cluster / "results" / "quick", local / "results" / "quick") > 100
-    print(f"default study: local --cores 2 {local_s:.0f} s; SLURM {cluster_s:.0f} s, {submitted} submissions")
+    assert same_results(cluster / "results" / "tiny", finished_runs[0] / "results" / "tiny") > 60
+    print(f"tiny study on SLURM: {cluster_s:.0f} s, {submitted} submissions for {total} jobs")
 
 
 def test_a_study_killed_mid_run_on_slurm_finishes_with_nothing_lost(slurm, tmp_path, mirror, finished_runs):
