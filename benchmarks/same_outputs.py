@@ -30,7 +30,7 @@ WORK = Path(os.environ.get("STRATBENCH_SAME_DIR", "/tmp/stratbench-same"))
 # and the tables whose cells include a stratifier's seconds
 MEASURED = re.compile(r"runtime|/benchmarks/|/estimate/|tiittanen2021_table2|fold_quality_papers\.md|"
                       r"paper_tables\.md|grid_quality|grid_summary|tables\.tex|recommendation\.md|report\.html|"
-                      r"/provenance\.json|/manifest\.tsv|/claims\.tsv")  # the run's record: its times and CPU
+                      r"/provenance\.json|/manifest\.tsv|/manifest-sha256\.txt|/claims\.tsv")  # the run's record: its times and CPU
 MADE_WITH = re.compile(rb"^Made with stratbench .*$", re.M)  # a report's line naming the commit that made it
 
 

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from stratbench import StratbenchError
-from stratbench.provenance import MANIFEST, PROVENANCE, usage
+from stratbench.provenance import MANIFEST, PROVENANCE, read_manifest, usage
 
 PROFILES = {
     "process": "https://w3id.org/ro/wfrun/process/0.5",
@@ -100,10 +100,10 @@ def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Pa
         f"its sha256 as canonical JSON (provenance.json): {record['config_sha256']}"})
 
     outputs = {}
-    for line in (results / MANIFEST).read_text(encoding="utf-8").splitlines()[1:]:
-        path, size, digest = line.split("\t")
+    for path, digest in read_manifest(results).items():
         outputs[f"results/{study}/{path}"] = crate.add_file(  # as the jobs name it, from the working folder
-            str(results / path), dest_path=f"results/{path}", properties={"sha256": digest, "contentSize": int(size)})
+            str(results / path), dest_path=f"results/{path}", properties={
+                "sha256": digest, "contentSize": (results / path).stat().st_size})
     data = []
     for d in record["data"]:
         about = {"name": d["file"], "sha256": d["sha256"], "description": f"input data of dataset {d['dataset']}"}

@@ -1,6 +1,8 @@
 """What produced a study's results, kept beside them: ``results/<study>/provenance.json`` and a manifest of
-every output with its sha256 (``results/<study>/manifest.tsv``), written at the end of every successful run
-(the workflow's ``onsuccess``), and the check of a results folder against its manifest (``stratbench verify``).
+every output with its sha256 (``results/<study>/manifest-sha256.txt``, BagIt's payload manifest and the format of
+``sha256sum``: ``cd results/<study> && sha256sum -c manifest-sha256.txt`` checks it without stratbench), written at
+the end of every successful run (the workflow's ``onsuccess``), and the check of a results folder against its
+manifest (``stratbench verify``, which also names the files it does not list).
 
 provenance.json holds the commit of stratbench's checkout and whether it had uncommitted changes; Python and
 the version of every package that can change a number; the operating system, CPU model and cores; the config
@@ -28,7 +30,7 @@ from stratbench.io import atomic_path, write_text
 
 PACKAGES = ("numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "matplotlib", "networkx", "pyyaml",
             "jsonschema", "snakemake", "ortools", "iterative-stratification", "scikit-multilearn", "threadpoolctl")
-PROVENANCE, MANIFEST = "provenance.json", "manifest.tsv"
+PROVENANCE, MANIFEST = "provenance.json", "manifest-sha256.txt"
 USAGE = re.compile(r"^stratbench-usage rule=(\S+) (.*?)threads=(\d+) wall_s=([\d.]+) cpu_s=([\d.]+) max_rss_mb=(\d+)")
 
 
@@ -167,11 +169,24 @@ def manifest_rows(folder: str | os.PathLike) -> list[tuple[str, int, str]]:
 
 
 def write_manifest(folder: str | os.PathLike) -> Path:
-    """``manifest.tsv`` in ``folder``: every file under it, its bytes and sha256."""
+    """``manifest-sha256.txt`` in ``folder``: a line ``<sha256>  <path>`` per file under it (``sha256sum``'s format,
+    BagIt's payload manifest), paths relative to ``folder``, sorted."""
     rows = manifest_rows(folder)
-    text = "path\tbytes\tsha256\n" + "".join(f"{path}\t{size}\t{digest}\n" for path, size, digest in rows)
-    write_text(Path(folder) / MANIFEST, text)
+    awkward = [path for path, _, _ in rows if "\n" in path or "\\" in path]
+    if awkward:  # sha256sum would escape them; no output of a study is so named
+        raise StratbenchError(f"{folder}: {awkward[0]!r} has a newline or a backslash in its name; rename it")
+    write_text(Path(folder) / MANIFEST, "".join(f"{digest}  {path}\n" for path, _, digest in rows))
     return Path(folder) / MANIFEST
+
+
+def read_manifest(folder: str | os.PathLike) -> dict[str, str]:
+    """The manifest of ``folder``: each listed path's sha256."""
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise StratbenchError(f"{path}: no manifest; a study writes it at the end of a successful run "
+                              "(snakemake --cores N --configfile …)")
+    return {name: digest for digest, name in (line.split("  ", 1) for line in
+                                              path.read_text(encoding="utf-8").splitlines())}
 
 
 CLAIM_COLUMNS = ["claim", "table", "classifier", "dataset", "stratifier", "measure", "command", "published",
@@ -225,18 +240,10 @@ def record_run(study, config_files, command: str, started: str, workdir=".", che
 
 
 def verify(folder: str | os.PathLike) -> dict[str, list[str]]:
-    """A results folder against its manifest: ``changed`` (another sha256 or size), ``missing`` and
-    ``unlisted`` (a file the manifest does not name) paths."""
-    folder = Path(folder)
-    path = folder / MANIFEST
-    if not path.is_file():
-        raise StratbenchError(f"{path}: no manifest; a study writes it at the end of a successful run "
-                              "(snakemake --cores N --configfile …)")
-    listed = {}
-    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-        name, size, digest = line.split("\t")
-        listed[name] = (int(size), digest)
-    found = {name: (size, digest) for name, size, digest in manifest_rows(folder)}
+    """A results folder against its manifest: ``changed`` (another sha256), ``missing`` and ``unlisted`` (a file the
+    manifest does not name) paths."""
+    listed = read_manifest(folder)
+    found = {name: digest for name, _, digest in manifest_rows(folder)}
     return {"changed": sorted(n for n in listed if n in found and found[n] != listed[n]),
             "missing": sorted(n for n in listed if n not in found),
             "unlisted": sorted(n for n in found if n not in listed)}
