@@ -50,22 +50,19 @@ def build_cython(tmp: pathlib.Path) -> tuple[float, pathlib.Path]:
 
 
 def build_pycc(tmp: pathlib.Path) -> tuple[float, pathlib.Path]:
-    os.environ["STRATBENCH_KERNELS"] = "jit"  # the kernel's Python function, as _kernels/_build.py compiles it
     import warnings
 
     from numba.core.errors import NumbaPendingDeprecationWarning
 
+    from stratbench._kernels.combinations import fold_counts
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
         from numba.pycc import CC
-    source = (pathlib.Path(importlib.util.find_spec("stratbench").origin).parent / "_kernels" / "combinations.py")
-    namespace: dict = {}
-    code = source.read_text().split("@kernel(")
-    fold_counts_source = "def fold_counts" + code[-1].split("def fold_counts", 1)[1]
-    exec(compile("import numpy as np\n" + fold_counts_source, str(source), "exec"), namespace)  # noqa: S102
     cc = CC("pycc_fold_counts")
     cc.output_dir = str(tmp / "pycc")
-    cc.export("fold_counts", "int32[:, ::1](int64[::1], int32[::1], int64[::1], int64, int64)")(namespace["fold_counts"])
+    # the kernel's Python function (compiled or JIT, either keeps it), as _kernels/_build.py exports it
+    cc.export("fold_counts", "int32[:, ::1](int64[::1], int32[::1], int64[::1], int64, int64)")(fold_counts.py_func)
     start = time.perf_counter()
     cc.compile()
     seconds = time.perf_counter() - start

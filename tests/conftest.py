@@ -38,11 +38,13 @@ def pytest_collection_modifyitems(config, items):
         if SHARED_STUDY & set(item.fixturenames) and item.nodeid.split("::")[0] in WRITE_IN_THE_STUDY:
             item.add_marker(pytest.mark.xdist_group("finished_study"))
 
-    def group(item):
-        marker = item.get_closest_marker("xdist_group")
-        return None if marker is None else marker.args[0] if marker.args else marker.kwargs.get("name")
+    items.sort(key=lambda item: ORDER.get(group_of(item), 1))  # the order within each part kept
 
-    items.sort(key=lambda item: ORDER.get(group(item), 1))  # the order within each part kept
+
+def group_of(node) -> str | None:
+    """The xdist group a test is marked with, or None."""
+    marker = node.get_closest_marker("xdist_group")
+    return None if marker is None else marker.args[0] if marker.args else marker.kwargs.get("name")
 
 
 def pytest_report_header(config):
@@ -184,9 +186,9 @@ def made_once(tmp_path_factory, group: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _one_worker_per_group(request, tmp_path_factory):
-    marker = request.node.get_closest_marker("xdist_group")
-    if marker is not None:
-        made_once(tmp_path_factory, marker.args[0] if marker.args else marker.kwargs.get("name"))
+    group = group_of(request.node)
+    if group is not None:
+        made_once(tmp_path_factory, group)
 
 
 @contextlib.contextmanager

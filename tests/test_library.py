@@ -342,8 +342,9 @@ def test_a_split_checks_each_parameter_once_builds_its_method_once_and_converts_
             return function(*args, **kwargs)
         return wrapper
 
-    for module in (split_module, parts_module, base):  # a call converts y, or checks the matrix (a pass over it)
-        monkeypatch.setattr(module, "as_label_matrix", counted("converted", matrix.as_label_matrix))
+    for module in (split_module, base):  # a call converts y, or checks the matrix (a pass over it); the parts' call
+        monkeypatch.setattr(module, "as_label_matrix", counted("converted", matrix.as_label_matrix))  # _split's
+    for module in (split_module, parts_module, base):
         monkeypatch.setattr(module, "check_n_splits", counted("n_splits", module.check_n_splits))
     monkeypatch.setattr(stratifiers, "get", counted("built", stratifiers.get))
     Y, groups = labels(60, 5).tolist(), np.arange(60) // 3  # a list: converted, never the matrix itself

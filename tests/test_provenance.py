@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from conftest import REPO, run_snakemake, tiny_config
 
+from stratbench import StratbenchError
 from stratbench.__main__ import main
 from stratbench.provenance import MANIFEST, PROVENANCE, config_sha256, verify
 
@@ -63,8 +64,6 @@ def test_a_reproduction_lists_every_claim_with_its_command_value_rule_verdict_an
 
 
 def test_verify_names_a_file_that_changed_or_went_missing(copied_study, capsys):
-    import subprocess
-
     results = copied_study / "results" / "tiny"
     # the manifest in sha256sum's format: checked without stratbench, as BagIt's payload manifest is
     assert subprocess.run(["sha256sum", "-c", "--quiet", MANIFEST], cwd=results).returncode == 0
@@ -76,6 +75,9 @@ def test_verify_names_a_file_that_changed_or_went_missing(copied_study, capsys):
     out = capsys.readouterr().out
     assert f"changed: {results}/tables/scores.csv" in out and f"missing: {results}/tables/summary.md" in out
     assert out.strip().endswith("2 files differ from the manifest")
+    (results / MANIFEST).write_text("0123  tables/scores.csv\n")  # not sha256sum's format: named, with its line
+    with pytest.raises(StratbenchError, match=r"manifest-sha256\.txt, line 1: not '<sha256>  <path>'"):
+        verify(results)
 
 
 def test_the_bundle_is_a_provenance_run_crate(copied_study, tmp_path):

@@ -185,8 +185,14 @@ def read_manifest(folder: str | os.PathLike) -> dict[str, str]:
     if not path.is_file():
         raise StratbenchError(f"{path}: no manifest; a study writes it at the end of a successful run "
                               "(snakemake --cores N --configfile …)")
-    return {name: digest for digest, name in (line.split("  ", 1) for line in
-                                              path.read_text(encoding="utf-8").splitlines())}
+    listed = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        digest, _, name = line.partition("  ")
+        if not (len(digest) == 64 and name and all(c in "0123456789abcdef" for c in digest)):
+            raise StratbenchError(f"{path}, line {number}: not '<sha256>  <path>' (sha256sum's format): {line[:80]!r}; "
+                                  "a study writes its manifest again at the end of its next successful run")
+        listed[name] = digest
+    return listed
 
 
 CLAIM_COLUMNS = ["claim", "table", "classifier", "dataset", "stratifier", "measure", "command", "published",

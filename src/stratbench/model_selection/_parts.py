@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from stratbench import StratbenchError, stratifiers
-from stratbench.labels import as_label_matrix, from_label_lists, with_strata
+from stratbench.labels import from_label_lists
 from stratbench.model_selection._rare import RARE, labels_missing_a_part, place_in_every_part, warn_missing_parts
 from stratbench.model_selection._split import _MultilabelSplitter, _prepared, _take, column_names
 from stratbench.stratifiers.base import check_random_state
@@ -115,21 +115,19 @@ class MultilabelStratifiedParts(_MultilabelSplitter):
         """``n_splits`` × n: each row's part (0…k−1, in the order of ``sizes``) in every draw; ``strata`` (a
         :class:`~stratbench.labels.TargetTable`) stratified on beside ``y``, its values placed as labels are."""
         method = self._check_params()
-        strata = self._indicators(strata)
-        Y = None if y is None and strata is not None else as_label_matrix(y)
-        return self._part_ids(method, *with_strata(Y, strata), strata, groups)
+        _, strata, split_on, weights = _prepared(self, None, y, groups, strata)
+        return self._part_ids(method, split_on, weights, strata, groups)
 
     def _part_ids(self, method, split_on, weights, strata, groups) -> np.ndarray:
         """:meth:`part_ids` of input checked once: the matrix split (every column: sizes fitted and rare values
         placed on them) and its weights."""
         n, k = split_on.shape[0], len(self.sizes)
-        groups = method._groups(groups, n)
+        groups = method._accept(n, groups, weights, strata)
         targets = part_sizes(n, self.sizes)
         if groups is not None and self.rare == "guarantee":  # refused before any split; the method refuses
             # groups itself where it does not keep them whole (stratifiers.base)
             raise StratbenchError("rare='guarantee' moves single rows between parts: it does not keep groups "
                                   "whole; use rare='warn' with groups")
-        method._check_weights(weights, strata)
         method.fold_shares = (targets / n).tolist()  # the parts' shares of these rows: valid by construction
         rng = check_random_state(self.random_state)
         draws = []

@@ -158,9 +158,10 @@ class _KFolds(_MultilabelSplitter):
     its own: n_splits, random_state, fold shares, its parameters), and one CV's folds of input checked once."""
 
     def _check_params(self):
-        """What scikit-learn's ``KFold`` checks at construction (n_splits, shuffle), rare, compat, the method's name
-        and keywords; the method built from them, which checks the rest (None under compat, whose n_splits and
-        random_state are checked here). Called at construction and once per split (after ``set_params``)."""
+        """shuffle (as scikit-learn's ``KFold``), rare, compat, the method's name and keywords; the method built from
+        them, which checks the rest: n_splits, random_state, the fold shares, its parameters (None under compat,
+        whose n_splits and random_state are checked here). Called at construction and once per split (after
+        ``set_params``)."""
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}")
         _check_rare(self.rare, self.compat)
@@ -205,14 +206,16 @@ class _KFolds(_MultilabelSplitter):
                 raise StratbenchError(f"compat={self.compat!r} does not split by groups: a group's rows would leak "
                                       "across folds")
             return self._peer_folds(Y, rng)
-        groups = method._groups(groups, n)
+        groups = method._accept(n, groups, weights, strata)
         if groups is not None and self.rare == "guarantee":
             raise StratbenchError("rare='guarantee' moves single rows between folds: it does not keep groups whole; "
                                   "use rare='warn' with groups")
-        method._check_weights(weights, strata)
-        order = rng.permutation(n) if self.shuffle else np.arange(n)
-        ids = np.empty(n, dtype=np.int64)
-        ids[order] = method._fold_ids(split_on[order], None if groups is None else groups[order], weights, rng)
+        if self.shuffle:
+            order = rng.permutation(n)
+            ids = np.empty(n, dtype=np.int64)
+            ids[order] = method._fold_ids(split_on[order], None if groups is None else groups[order], weights, rng)
+        else:  # the rows in the data's order: no copy of the matrix
+            ids = method._fold_ids(split_on, groups, weights, rng)
         if self.rare == "guarantee":
             ids = place_in_every_part(split_on, ids, self.n_splits)
         return ids
@@ -486,7 +489,7 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
         method = self._check_params()
         Y, strata, split_on, weights = _prepared(self, X, y, groups, strata)
         n = split_on.shape[0]
-        groups = check_groups(groups, n) if method is None else method._groups(groups, n)
+        groups = check_groups(groups, n) if method is None else method._accept(n, groups, weights, strata)
         n_train, n_test = holdout_sizes(n, self._test_size(), self.train_size)
         rest = n - n_train - n_test  # rows in neither side where the two sizes leave some out
         if self.rare == "guarantee" and (groups is not None or rest):
@@ -501,7 +504,6 @@ class MultilabelStratifiedShuffleSplit(_MultilabelSplitter):
                 self._warn_sides(split_on, np.where(test, 1, 0), names)
                 yield np.flatnonzero(~test), np.flatnonzero(test)
             return
-        method._check_weights(weights, strata)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*fewer positives than the")  # as in the k-fold classes
             draws = method._holdout_ids(split_on, groups, weights, check_random_state(self.random_state))

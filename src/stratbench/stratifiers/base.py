@@ -180,8 +180,8 @@ class MultilabelStratifier:
         if self.holdout:
             return self.holdout_ids(y, repeats=1, groups=groups, strata=strata)[0]
         self._check_params()
-        Y, weights = self._labels(y, strata)
-        return self._fold_ids(Y, self._groups(groups, Y.shape[0]), weights, check_random_state(self.random_state))
+        Y, groups, weights = self._input(y, groups, strata)
+        return self._fold_ids(Y, groups, weights, check_random_state(self.random_state))
 
     def _fold_ids(self, Y: sp.csr_matrix, groups, weights, rng: np.random.Generator) -> np.ndarray:
         """:meth:`fold_ids` of input checked once by the caller: ``Y`` the matrix split (labels beside any strata's
@@ -201,9 +201,8 @@ class MultilabelStratifier:
         if not self.holdout:
             raise StratbenchError("holdout_ids needs test_size or train_size (holdout mode)")
         self._check_params()
-        Y, weights = self._labels(y, strata)
-        return self._holdout_ids(Y, self._groups(groups, Y.shape[0]), weights, check_random_state(self.random_state),
-                                 repeats)
+        Y, groups, weights = self._input(y, groups, strata)
+        return self._holdout_ids(Y, groups, weights, check_random_state(self.random_state), repeats)
 
     def _holdout_ids(self, Y: sp.csr_matrix, groups, weights, rng: np.random.Generator,
                      repeats: int | None = None) -> np.ndarray:
@@ -233,18 +232,19 @@ class MultilabelStratifier:
                                   f"({', '.join(whole)})")
         return check_groups(groups, n)
 
-    def _labels(self, y, strata=None) -> tuple[sp.csr_matrix, np.ndarray | None]:
-        """(the matrix split: ``y``'s labels beside ``strata``'s indicators, each column's weight or None)."""
+    def _input(self, y, groups=None, strata=None) -> tuple[sp.csr_matrix, np.ndarray | None, np.ndarray | None]:
+        """(the matrix split: ``y``'s labels beside ``strata``'s indicators, the groups checked, each column's weight
+        or None), for :meth:`_accept`."""
         if y is None and strata is None:
             raise StratbenchError("y is None: a stratifier splits by the label matrix y (n examples × L labels, 0/1), "
                                   "or by the columns of strata (a TargetTable)")
         Y, weights = with_strata(None if y is None else as_label_matrix(y), strata)
-        self._check_weights(weights, strata)
-        return Y, weights
+        return Y, self._accept(Y.shape[0], groups, weights, strata), weights
 
-    def _check_weights(self, weights, strata) -> None:
-        """Column weights other than 1 reach only a method that weighs labels (``weighs_labels``); the others
-        refuse them, naming the columns and the methods that do."""
+    def _accept(self, n: int, groups, weights, strata) -> np.ndarray | None:
+        """``groups`` checked for ``n`` rows (:meth:`_groups`), and column weights other than 1 refused unless this
+        method weighs labels (``weighs_labels``), naming the columns and the methods that do; the checked groups.
+        Every split's input passes here once, this class's own or a cross-validator's."""
         if weights is not None and not self.weighs_labels:
             from stratbench import stratifiers
 
@@ -252,6 +252,7 @@ class MultilabelStratifier:
             raise StratbenchError(f"{type(self).__name__} does not weigh columns, and strata weighs "
                                   f"{weighted_columns(strata)}: use a method that does ({', '.join(weighing)}), or "
                                   "leave every weight at 1")
+        return self._groups(groups, n)
 
     def _subset_ids(self, Y: sp.csr_matrix, ratios: np.ndarray, rng: np.random.Generator, groups=None,
                     label_weights=None) -> np.ndarray:
@@ -359,8 +360,8 @@ class MultilabelStratifier:
             raise StratbenchError(f"{type(self).__name__}.split needs the label matrix y (or strata, a TargetTable)")
         check_consistent_length(X=X, y=y, groups=groups, strata=strata)
         self._check_params()
-        Y, weights = self._labels(y, strata)
-        groups, rng = self._groups(groups, Y.shape[0]), check_random_state(self.random_state)
+        Y, groups, weights = self._input(y, groups, strata)
+        rng = check_random_state(self.random_state)
         if self.holdout:
             for ids in self._holdout_ids(Y, groups, weights, rng):
                 yield np.flatnonzero(ids == 0), np.flatnonzero(ids == 1)
