@@ -26,8 +26,8 @@ from stratbench.figures import cd_diagrams, fold_distribution, rank_bars, save_f
 from stratbench.measures.classification import MEASURE_NAMES
 from stratbench.measures.names import MEASURE_LABELS, RANKED_MEASURES
 from stratbench.papers import StudyTables
+from stratbench.papers.reproduction import reproduction
 from stratbench.papers.tables import study_tables
-from stratbench.reproduction import reproduction
 from stratbench.stats import compare, with_all_group
 from stratbench.tables.summary import summarise_fold_quality, summarise_scores
 

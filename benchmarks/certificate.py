@@ -15,8 +15,8 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-from stratbench import conformance
 from stratbench.io import write_rows, write_text
+from stratbench.model_selection import conformance
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +41,7 @@ def main() -> None:
     header = (f"# Conformance certificate\n\nWritten by `python benchmarks/certificate.py` (`stratbench certify` with the "
               f"MULAN mirror) on {datetime.date.today()}, commit {commit}, {platform.machine()} "
               f"{platform.processor() or platform.platform()}; {versions}. What each property means: "
-              "`stratbench.conformance`.\n\n")
+              "`stratbench.model_selection.conformance`.\n\n")
     write_text(ROOT / "docs" / "conformance.md", header + conformance.markdown(results))
     registered = {s.name for s in ours}
     rows = [(r.splitter, round(r.measured["real_sizes"][0], 3), r.measured["real_sizes"][1]) for r in results

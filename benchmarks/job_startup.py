@@ -1,5 +1,5 @@
 """A job's start-up as the estimate's calibration measures it (``stratbench.cost.calibration.job_startup_seconds``),
-with the jobs forked by a run's job server (``stratbench.jobserver``, the default on Linux) and with each job in a
+with the jobs forked by a run's job server (``stratbench.jobs.server``, the default on Linux) and with each job in a
 fresh Python (``STRATBENCH_JOBSERVER=0``), in turn; targets: a split job ≤ 0.5 s, an evaluation job ≤ 1.2 s.
 
     python benchmarks/job_startup.py [--runs 5]

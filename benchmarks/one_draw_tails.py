@@ -23,13 +23,13 @@ import numpy as np
 import pandas as pd
 
 from stratbench import papers
-from stratbench.config import read_config
 from stratbench.io import write_csv
 from stratbench.labels import as_label_matrix, label_combinations
 from stratbench.measures.fold_quality import fold_quality
 from stratbench.papers._paper import DRAW_COLUMNS, draw_tails, draws_file
 from stratbench.seeds import split_seed
 from stratbench.study import Study
+from stratbench.study.config import read_config
 
 ROOT = Path(__file__).resolve().parents[1]
 

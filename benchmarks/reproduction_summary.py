@@ -27,18 +27,18 @@ from pathlib import Path
 import pandas as pd
 
 from stratbench import papers
-from stratbench.config import read_config
 from stratbench.datasets import dataset_statistics
 from stratbench.datasets.statistics import statistics_table
 from stratbench.figures import FigureStyle, claim_rank_bars, save_figure
 from stratbench.io import write_csv, write_text
+from stratbench.labels.network import network_stability, summarise_network_stability
 from stratbench.measures.fold_quality import fold_quality
-from stratbench.network import network_stability, summarise_network_stability
 from stratbench.papers import StudyTables
-from stratbench.plans import BenchmarkPlan
-from stratbench.reproduction import claim_ranks, reproduction, reproduction_markdown, summary_lines
+from stratbench.papers.reproduction import claim_ranks, reproduction, reproduction_markdown, summary_lines
 from stratbench.stratifiers import timed_fold_ids
 from stratbench.study import Study
+from stratbench.study.config import read_config
+from stratbench.study.plans import BenchmarkPlan
 from stratbench.tables.summary import summarise_fold_quality
 
 ROOT = Path(__file__).resolve().parents[1]

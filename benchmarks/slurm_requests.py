@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from stratbench import cost
-from stratbench._snakemake import planned_jobs
+from stratbench.jobs.script import planned_jobs
 from stratbench.study import Study
 
 GROUP_OF = {"make_folds": "folds", "network_stability": "folds", "grid_quality": None,

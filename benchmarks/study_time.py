@@ -9,7 +9,7 @@ from ``STRATBENCH_DATA_MIRROR`` there, nothing reused): its wall time, the CPU t
 job (the process tree's getrusage), and the jobs' own CPU from their ``stratbench-usage`` lines per rule
 (``benchmarks/job_efficiency.py``). ``--estimate`` runs ``stratbench estimate`` first, for the ratio.
 ``--jobserver both`` runs each time once with every job in a fresh Python (``STRATBENCH_JOBSERVER=0``) and once
-with the jobs forked by the run's job server (the default, :mod:`stratbench.jobserver`), in turn.
+with the jobs forked by the run's job server (the default, :mod:`stratbench.jobs.server`), in turn.
 This machine's speed varies by up to 1.3× within an hour: compare commits in runs close together.
 """
 

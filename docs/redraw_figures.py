@@ -1,5 +1,5 @@
 """Redraw every figure the README and the docs show from the tables committed beside them, by the code that draws
-them (the workflow's recipes, :mod:`stratbench.study_figures`, and the benchmarks' figure functions):
+them (the workflow's recipes, :mod:`stratbench.study.figures`, and the benchmarks' figure functions):
 
     python docs/redraw_figures.py            # writes docs/figures/*.png
     python docs/redraw_figures.py --check    # exit 1, naming each committed figure that is not what the code draws
@@ -24,7 +24,7 @@ PUBLISHED = REPO / "docs" / "published"
 @dataclass(frozen=True)
 class Committed:
     """A figure of the docs (``png``, under the repository) drawn from ``tables`` (a folder under docs/published)
-    by ``recipe`` (a name of :data:`stratbench.study_figures.RECIPES`, with its ``subject``) or by a benchmark's
+    by ``recipe`` (a name of :data:`stratbench.study.figures.RECIPES`, with its ``subject``) or by a benchmark's
     ``figure`` function (``"benchmarks/<script>.py:figure"``, given the table ``table`` and ``args``)."""
 
     png: str
@@ -69,8 +69,8 @@ def draw(figure: Committed):
         spec.loader.exec_module(module)
         return getattr(module, function)(pd.read_csv(folder / figure.table), *figure.args)
     from stratbench.figures import FigureStyle
-    from stratbench.study_figures import draw as draw_recipe
-    from stratbench.study_figures import table_reader
+    from stratbench.study.figures import draw as draw_recipe
+    from stratbench.study.figures import table_reader
 
     tables = {p.name: p for p in folder.glob("*.csv")}
     return draw_recipe(figure.recipe, table_reader(tables), figure.subject, FigureStyle())

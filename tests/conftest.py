@@ -108,7 +108,7 @@ def tiny_config(mirror, **changes) -> dict:
     config.update(changes)
     for kind in ("grid", "cv_error"):  # a grid or cv_error study: its kind, without the keys it does not read
         if kind in changes:
-            from stratbench.config import KIND_IGNORES
+            from stratbench.study.config import KIND_IGNORES
 
             config["kind"] = kind
             for key in KIND_IGNORES[kind]:
@@ -207,7 +207,7 @@ def _session_lock(path: Path):
 @pytest.fixture(scope="session")
 def finished_runs(tmp_path_factory, mirror) -> list[Path]:
     """The tiny study run twice, in two folders: with 1 core, its jobs forked by the run's job server
-    (stratbench.jobserver, the default), and with 2 cores, each job in a fresh Python (no job server)."""
+    (stratbench.jobs.server, the default), and with 2 cores, each job in a fresh Python (no job server)."""
     base = tmp_path_factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # every worker's session folder
     folder = root / "finished-tiny-study"

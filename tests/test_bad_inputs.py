@@ -209,7 +209,7 @@ def _study(tmp_path, **changes):
 
 
 def _yaml(tmp_path, text):
-    from stratbench.config import read_config
+    from stratbench.study.config import read_config
 
     path = tmp_path / "broken.yaml"
     path.write_text(text)
@@ -218,7 +218,7 @@ def _yaml(tmp_path, text):
 
 WORKFLOW_CASES = [
     ("a YAML syntax error", lambda t: _yaml(t, "study: x\n  bad: [1\n"), ValueError, r"broken\.yaml, line \d+, column \d+"),
-    ("a missing config file", lambda t: __import__("stratbench.config").config.read_config(t / "nowhere.yaml"),
+    ("a missing config file", lambda t: __import__("stratbench.study.config").study.config.read_config(t / "nowhere.yaml"),
      ValueError, r"nowhere\.yaml: cannot read"),
     ("a key the schema does not know", lambda t: _study(t, n_folds=3), ValueError,
      r"study\.yaml, line 15, column 1: config: .*'n_folds' was unexpected"),

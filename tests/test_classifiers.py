@@ -4,8 +4,8 @@ import scipy.sparse as sp
 
 from stratbench import classifiers
 from stratbench.classifiers.calibrated_label_ranking import CalibratedLabelRanking
+from stratbench.labels.network import cooccurrence_graph, label_partition, modularity, network_stability
 from stratbench.measures.classification import evaluate
-from stratbench.network import cooccurrence_graph, label_partition, modularity, network_stability
 
 ALL = ["br", "lp", "clr", "fg", "fgw"]
 
@@ -149,7 +149,7 @@ def test_pooled_job_predicts_exactly_what_the_plain_per_forest_path_predicts(nam
     label-powerset forests also grown one tree at a time) gives the very scores of fit() + predict()
     one forest after the other."""
     from stratbench.classifiers import forests as _forests
-    from stratbench.evaluation import evaluate_folds
+    from stratbench.classifiers.evaluation import evaluate_folds
 
     rng = np.random.default_rng(5)
     X = sp.random(150, 12, density=0.4, format="csr", random_state=5, dtype=np.float64)
@@ -247,7 +247,7 @@ def test_forest_pool_runs_every_task_in_worker_processes():
 
 def test_a_user_classifier_without_forest_tasks_runs_fit_predict_per_fold():
     from stratbench.classifiers import MultilabelClassifier
-    from stratbench.evaluation import evaluate_folds
+    from stratbench.classifiers.evaluation import evaluate_folds
 
     class Majority(MultilabelClassifier):
         def fit(self, X, Y):
@@ -266,7 +266,7 @@ def test_a_user_classifier_without_forest_tasks_runs_fit_predict_per_fold():
 
 
 def test_forests_a_fold_trains_size_the_evaluation_jobs():
-    """What stratbench.plans.BenchmarkPlan.evaluate_per_repeat counts: BR one forest a label, CLR q + q(q − 1)/2,
+    """What stratbench.study.plans.BenchmarkPlan.evaluate_per_repeat counts: BR one forest a label, CLR q + q(q − 1)/2,
     LP one forest whose trees cost 1 + C/400 binary ones (C ≤ examples, ≤ 2^q)."""
     assert classifiers.get("br").fold_forests(593, 6) == 6
     assert classifiers.get("clr").fold_forests(593, 6) == 6 + 15

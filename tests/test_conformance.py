@@ -1,11 +1,12 @@
-"""The conformance certificate (stratbench.conformance, `stratbench certify`): the marks of a few splitters, ours,
+"""The conformance certificate (stratbench.model_selection.conformance, `stratbench certify`): the marks of a few splitters, ours,
 the classes users import and the peers', every ✘ shown again by its reproducer, and what it cannot check said."""
 import sys
 
 import numpy as np
 import pytest
 
-from stratbench import conformance, model_selection
+from stratbench import model_selection
+from stratbench.model_selection import conformance
 
 PROPERTIES = [p for p in conformance.PROPERTIES if p != "real_sizes"]
 pytestmark = pytest.mark.xdist_group("test_conformance")  # the marks (results) made once, on one worker

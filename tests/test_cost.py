@@ -128,11 +128,11 @@ def test_snakemakes_own_work_per_job_is_measured_not_assumed(monkeypatch):
 
 
 def test_with_the_job_server_a_jobs_start_up_is_timed_through_it(monkeypatch):
-    """A local run's jobs are forked by its job server (stratbench.jobserver): the start-up is then timed as
+    """A local run's jobs are forked by its job server (stratbench.jobs.server): the start-up is then timed as
     a fresh Python that hands a job importing what the kind imports to a server started for the purpose, whose
     children run them (best of two: two of each kind)."""
-    from stratbench import jobserver
     from stratbench.cost import calibration
+    from stratbench.jobs import server as jobserver
 
     monkeypatch.setattr(calibration, "snakemake_job_seconds", lambda jobs: 0.25)
     served = []

@@ -57,7 +57,7 @@ def test_user_methods_run_end_to_end_and_adding_them_reruns_only_their_jobs(tmp_
                  "--samples", "2"]) == 0
     jobs = pd.read_csv(tmp_path / "estimates" / "my_study" / "jobs.csv")  # beside results/, never in it:
     assert not (tmp_path / "results" / "my_study" / "estimate").exists()
-    from stratbench.provenance import verify
+    from stratbench.records.provenance import verify
 
     assert verify(tmp_path / "results" / "my_study") == {"changed": [], "missing": [], "unlisted": []}
     assert (jobs.loc[jobs["rule"] == "make_folds", "stratifier"] == "cardinality").sum() == 2  # one per dataset

@@ -20,7 +20,7 @@ from stratbench import figures  # noqa: E402
 from stratbench.figures import FigureStyle  # noqa: E402
 from stratbench.measures.names import MEASURE_LABELS  # noqa: E402
 from stratbench.stats import compare, with_all_group  # noqa: E402
-from stratbench.study_figures import RECIPES, Facts, draw  # noqa: E402
+from stratbench.study.figures import RECIPES, Facts, draw  # noqa: E402
 
 STRATIFIERS = ["random", "labelset", "iterative", "sois", "optisplit_rld"]
 DATASETS = ["scene", "emotions", "yeast", "genbase", "medical", "enron"]
@@ -41,7 +41,7 @@ def _summary(scores):
 
 @functools.cache
 def study_tables() -> dict:
-    """Every table a figure recipe reads (:data:`stratbench.study_figures.RECIPES`), shaped like a study's: six
+    """Every table a figure recipe reads (:data:`stratbench.study.figures.RECIPES`), shaped like a study's: six
     datasets, five stratifiers (the paper's four rows for its claims), a grid at k 3 and 5, a "does it matter"
     study's error terms; ``labels`` and ``folds`` for a dataset's label shares."""
     from stratbench.cv_error.measures import MEASURES as CV_MEASURES
@@ -131,7 +131,7 @@ DRAWN = [*RECIPES, "rank_bars fold_quality", "critical_difference fold_quality",
 
 def drawn_figure(name: str, style):
     """A figure recipe of the workflow (``name``, or ``<name> fold_quality`` for fold quality's ranks and CD
-    diagrams), drawn by :func:`stratbench.study_figures.draw` from tables shaped like a study's; or
+    diagrams), drawn by :func:`stratbench.study.figures.draw` from tables shaped like a study's; or
     ``claim_ranks``: the claims' network panel, whose longest word ("#communities") is wider than a measure's
     slot at one column."""
     if name == "claim_ranks":

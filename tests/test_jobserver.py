@@ -1,4 +1,4 @@
-"""The job server (stratbench.jobserver): a job it forks runs as it would in a fresh Python, with its status, streams,
+"""The job server (stratbench.jobs.server): a job it forks runs as it would in a fresh Python, with its status, streams,
 folder, environment and thread pools; a job it cannot run runs in its own process; nothing outlives its job."""
 import os
 import pickle
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from stratbench import jobserver
+from stratbench.jobs import server as jobserver
 
 JOB = """\
 import os, sys
-from stratbench.jobserver import delegate
+from stratbench.jobs.server import delegate
 {before}
 delegate()
 import tempfile
@@ -89,7 +89,7 @@ def test_a_forked_job_sizes_its_thread_pools_from_its_environment(server, tmp_pa
 
 
 def test_a_job_the_server_cannot_run_runs_in_its_own_process(server, tmp_path):
-    other = "from stratbench import jobserver\njobserver._identity = lambda: ('another', 'python')"
+    other = "from stratbench.jobs import server as jobserver\njobserver._identity = lambda: ('another', 'python')"
     for before, env in ((other, {}), ("", {jobserver.ENV: "0"}), ("", {jobserver.ENV: str(tmp_path / "nothing")})):
         done = run_job(tmp_path, env.get(jobserver.ENV, server[1]), before=before)
         assert done.returncode == 0, done.stderr
@@ -136,7 +136,7 @@ def test_a_server_killed_outright_takes_its_children_with_it_and_their_jobs_fail
 
 
 def test_the_server_leaves_when_the_process_that_started_it_does(tmp_path):
-    code = ("import sys, time; from stratbench import jobserver; s = jobserver.start(sys.argv[1], preload=());"
+    code = ("import sys, time; from stratbench.jobs import server as jobserver; s = jobserver.start(sys.argv[1], preload=());"
             "[time.sleep(0.05) for _ in range(400) if not s.ready()]; print(s.process.pid, s.address)")
     pid, address = subprocess.run([sys.executable, "-c", code, str(tmp_path / "log")], capture_output=True, text=True,
                                   check=True).stdout.split()

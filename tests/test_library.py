@@ -388,3 +388,41 @@ def test_a_registered_method_shows_every_parameter_as_scikit_learn_shows_a_split
     assert repr(stratifiers.get("iterative", n_splits=3, random_state=0)) == (
         "IterativeStratifier(fold_shares=None, label_ties='random', n_splits=3,\n          random_state=0, "
         "rules='paper', shuffle=False, test_size=None,\n          train_size=None)")
+
+
+def test_a_module_grouped_into_a_room_answers_by_its_old_path_with_a_deprecation_warning(tmp_path):
+    """Every module moved into a room (``stratbench.MOVED``: old path → new) still imports by its old path, as the
+    same module object, with a DeprecationWarning at the user's import line; a fresh interpreter, so that no old
+    path is already in ``sys.modules``."""
+    import json
+    import subprocess
+    import sys
+
+    from stratbench import MOVED
+
+    user = tmp_path / "user.py"
+    user.write_text("import importlib, json, sys, warnings\nfrom stratbench import MOVED\nout = {}\n"
+                    "for old, new in MOVED.items():\n"
+                    "    with warnings.catch_warnings(record=True) as said:\n"
+                    "        warnings.simplefilter('always')\n"
+                    "        module = __import__(old, fromlist=['_'])  # as an import statement does\n"
+                    "    out[old] = [module is importlib.import_module(new), [(str(w.message), w.filename, w.category.__name__)"
+                    " for w in said]]\n"
+                    "import stratbench\ndel sys.modules['stratbench.conformance'], stratbench.conformance  # once more:\n"
+                    "with warnings.catch_warnings(record=True) as said:\n"
+                    "    warnings.simplefilter('always')\n"
+                    "    from stratbench import conformance  # the form `from package import module`\n"
+                    "out['from'] = [(w.filename, w.lineno) for w in said]\n"
+                    "print(json.dumps(out))\n")
+    done = subprocess.run([sys.executable, str(user)], capture_output=True, text=True, check=True)
+    found = json.loads(done.stdout)
+    assert len(MOVED) == 12 and set(found) == {*MOVED, "from"}
+    for old, new in MOVED.items():
+        same, said = found[old]
+        assert same, old
+        assert said == [[f"{old} has moved to {new}; the old path goes in the next release", str(user),
+                         "DeprecationWarning"]]
+    line = next(n for n, text in enumerate(user.read_text().splitlines(), 1) if "from stratbench import conformance" in text)
+    assert found["from"] == [[str(user), line]]
+    with pytest.raises(ModuleNotFoundError):
+        __import__("stratbench.nowhere")

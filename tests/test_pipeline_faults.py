@@ -204,7 +204,7 @@ def test_round_four_faults_each_recovered_by_the_documented_step_byte_identicall
         for p in Path("/proc").iterdir():
             try:
                 if p.name.isdigit() and (p / "cmdline").read_bytes().split(b"\0")[2:5:2] == [
-                        b"stratbench.jobserver", str(first.pid).encode()]:
+                        b"stratbench.jobs.server", str(first.pid).encode()]:
                     return int(p.name)
             except OSError:
                 pass

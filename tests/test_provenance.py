@@ -15,7 +15,7 @@ from conftest import REPO, run_snakemake, tiny_config
 
 from stratbench import StratbenchError
 from stratbench.__main__ import main
-from stratbench.provenance import MANIFEST, PROVENANCE, config_sha256, verify
+from stratbench.records.provenance import MANIFEST, PROVENANCE, config_sha256, verify
 
 
 @pytest.fixture

@@ -176,10 +176,10 @@ def test_the_shipped_one_draw_tables_are_what_our_stratifiers_give(mulan_cache, 
     evidence rounded to 2 decimals; Tiittanen: the mean of 10 runs of a 5-fold split), the splits seeded as the
     study seeds its repeats 0, 1, … Same counts at and beyond the printed value, same range: the table the
     within-our-draws cause reads is our code's (rerun the benchmark after changing a stratifier)."""
-    from stratbench.config import read_config
     from stratbench.labels import label_combinations
     from stratbench.papers._paper import draw_tails, draws_file, measured
     from stratbench.seeds import split_seed
+    from stratbench.study.config import read_config
 
     study = Study(read_config(REPO / "config" / f"{paper}.yaml"))
     shipped = measured(draws_file(paper)).set_index(["dataset", "stratifier", "measure"]).loc[(dataset, method, measure)]
@@ -203,9 +203,9 @@ def test_rows_in_random_order_bring_is_closer_to_sechidis_table2(mulan_cache):
     yeast, where both are 1.0 off; one-sided sign test 9/256 = 0.035), the mean distance 0.20 against 0.38; scene's printed ED
     2.77 and LD 0.0043 lie within 2 std of the shuffled splits (ED 2.52 ± 0.60) but 3.5 standard errors of a
     5-repeat mean from the file-order ones (1.98 ± 0.50)."""
-    from stratbench.config import read_config
     from stratbench.papers import get
     from stratbench.seeds import split_seed
+    from stratbench.study.config import read_config
 
     config = read_config(REPO / "config" / "sechidis2011.yaml")
     seed = config["seed"]
@@ -262,7 +262,7 @@ def test_sechidis_config_runs_is_on_rows_in_random_order_and_table2_agrees_as_pu
     import pandas as pd
     import yaml
 
-    from stratbench.config import read_config
+    from stratbench.study.config import read_config
 
     paper, benchmark = read_config(REPO / "config" / "sechidis2011.yaml"), REPO / "benchmarks" / "sechidis2011_fold_quality.yaml"
     config = yaml.safe_load(benchmark.read_text())
@@ -291,8 +291,8 @@ def test_reproduction_summary_measures_the_network_part_as_the_workflow_job_does
     the workflow's (network.network_stability of each split, summarised), and the claims figure is drawn."""
     import pandas as pd
 
-    from stratbench.config import read_config
-    from stratbench.network import network_stability, summarise_network_stability
+    from stratbench.labels.network import network_stability, summarise_network_stability
+    from stratbench.study.config import read_config
 
     configfile = REPO / "config" / "szymanski2017.yaml"
     config = read_config(configfile)

@@ -7,8 +7,8 @@ import pytest
 from stratbench import StratbenchError, papers
 from stratbench.papers import _paper
 from stratbench.papers._paper import StudyTables, draw_tails, judged, tail_probability
+from stratbench.papers.reproduction import claim_ranks, published, reproduction, reproduction_html, reproduction_markdown, summary_lines
 from stratbench.papers.sechidis2011 import compare_cv_estimates, compare_datasets, compare_fold_quality
-from stratbench.reproduction import claim_ranks, published, reproduction, reproduction_html, reproduction_markdown, summary_lines
 
 NAMES = {"random": "random", "labelset": "labelsets", "iterative": "iterative"}
 

@@ -1,5 +1,5 @@
 """How the workflow sets Snakemake's scheduler (its profile, nothing patched) and how a job ends
-(stratbench._snakemake.finish)."""
+(stratbench.jobs.script.finish)."""
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ def test_snakemakes_scheduler_is_its_own():
 FINISHED_JOB = """
 import logging, sys
 from types import SimpleNamespace
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(SimpleNamespace(log=[sys.argv[1]], config={}, rule="demo", wildcards={"dataset": "toy"}, threads=1, input=[],
                     output=["out.csv"]))

@@ -6,7 +6,7 @@ import pytest
 from scipy.stats import friedmanchisquare
 
 from stratbench.figures import nemenyi_groups
-from stratbench.reproduction import published
+from stratbench.papers.reproduction import published
 from stratbench.stats import (
     average_ranks,
     compare,

@@ -9,12 +9,12 @@ import pytest
 import scipy.sparse as sp
 
 from stratbench import StratbenchError, stratifiers
-from stratbench.config import read_config
 from stratbench.datasets import generate_synthetic
 from stratbench.datasets.core import MultilabelDataset, save_dataset
 from stratbench.labels import as_label_matrix
 from stratbench.stats import compare, exact_friedman_p, friedman, nemenyi_too_few, with_all_group
 from stratbench.study import Study
+from stratbench.study.config import read_config
 from stratbench.tables import ranks as paper_tables
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*fewer positives than:UserWarning")
@@ -327,7 +327,7 @@ def test_grouped_datasets_are_checked_before_any_job(tmp_path):
 def test_a_methods_parameter_check_is_remembered_until_its_parameters_change(tmp_path, monkeypatch):
     """The toy fit that checks a method's parameters runs once per working folder (planning a study again
     costs none), and again when the parameters change."""
-    from stratbench import config as config_module
+    from stratbench.study import config as config_module
 
     monkeypatch.chdir(tmp_path)
     study = {"study": "s", "seed": 1, "n_splits": 3, "repeats": 1,

@@ -239,11 +239,11 @@ def test_max_labels_restricts_a_classifier_to_small_label_sets_and_one_job_draws
 
 
 def test_a_large_datasets_evaluation_runs_a_job_per_repeat_a_small_ones_every_repeat_in_one(tmp_path, mirror):
-    """CLR with 200 trees takes emotions over stratbench.plans.EVALUATE_PER_REPEAT_S a repeat (by the shape
+    """CLR with 200 trees takes emotions over stratbench.study.plans.EVALUATE_PER_REPEAT_S a repeat (by the shape
     estimate), toy not: emotions gets a job per repeat, toy one job for both repeats. A per-repeat job runs
     and writes the same scores as a job of both repeats."""
-    from stratbench.plans import EVALUATE_PER_REPEAT_S, plan
     from stratbench.study import Study
+    from stratbench.study.plans import EVALUATE_PER_REPEAT_S, plan
 
     config = tiny_config(mirror, classifiers={"clr": {"params": {"n_estimators": 200}}, "br": {}})
     sizes = plan(Study.checked(config))
@@ -311,10 +311,10 @@ def test_study_reproduction_report(finished_study):
 
 
 def test_stratbench_figure_redraws_the_workflows_figures_byte_for_byte(finished_study, tmp_path, capsys):
-    """`stratbench figure` draws through the workflow's own recipes (stratbench.study_figures): at the
+    """`stratbench figure` draws through the workflow's own recipes (stratbench.study.figures): at the
     config's style its PNG and PDF equal the workflow's files byte for byte; --width one redraws it narrower."""
     from stratbench.__main__ import FIGURES, main
-    from stratbench.study_figures import RECIPES, file_stem
+    from stratbench.study.figures import RECIPES, file_stem
 
     assert FIGURES == tuple(RECIPES)
     drawn = finished_study / "results" / "tiny" / "figures"

@@ -8,7 +8,7 @@ parameters) and prints what it would run.
 of a finished study from its tidy tables (the config's ``figures:`` style, the width and dpi overridden).
 
 ``stratbench certify`` checks every splitter, ours and the installed peers', for the properties a
-cross-validator is trusted for (:mod:`stratbench.conformance`).
+cross-validator is trusted for (:mod:`stratbench.model_selection.conformance`).
 
 ``stratbench list`` prints every registered stratifier: what it is, its reference and its guarantees
 (:mod:`stratbench.stratifiers.catalog`). ``stratbench --version`` prints the version.
@@ -25,7 +25,7 @@ rowid, repeat, fold) under ``results/<study>/splits/``, for R, Weka or MEKA user
 (the ``from_file`` stratifier reads them).
 
 ``stratbench bundle results/<study>`` writes the finished study as one Workflow Run RO-Crate (Provenance Run
-Crate profile): the workflow, the config as run, every output, the run and its jobs (:mod:`stratbench.bundle`).
+Crate profile): the workflow, the config as run, every output, the run and its jobs (:mod:`stratbench.records.bundle`).
 
 ``stratbench estimate --configfile config/X.yaml [--cores N]`` prints the study's cost (CPU hours per
 dataset × classifier, the fold jobs, a total line with the wall time on N cores) from a short
@@ -50,9 +50,9 @@ from stratbench import StratbenchError
 
 def _load_study(path):
     """The study of ``path`` read as Snakemake reads it: its ``import_paths`` first on the path, then checked."""
-    from stratbench._snakemake import use_import_paths
-    from stratbench.config import read_config
+    from stratbench.jobs.script import use_import_paths
     from stratbench.study import Study
+    from stratbench.study.config import read_config
 
     config = read_config(path)
     use_import_paths(config.get("import_paths"))
@@ -123,7 +123,7 @@ def _mirror(args) -> int:
 
 def _verify(args) -> int:
     """Check a results folder against its manifest; name every file that changed or is missing."""
-    from stratbench.provenance import verify
+    from stratbench.records.provenance import verify
 
     found = verify(args.folder)
     for kind in ("changed", "missing", "unlisted"):
@@ -137,7 +137,7 @@ def _verify(args) -> int:
 
 def _export_splits(args) -> int:
     """Write a finished study's folds as OpenML split files."""
-    from stratbench.provenance import export_splits
+    from stratbench.records.provenance import export_splits
 
     written = export_splits(args.folder)
     print(f"written: {len(written)} OpenML split files under {args.folder}/splits/ (and the manifest again)")
@@ -146,7 +146,7 @@ def _export_splits(args) -> int:
 
 def _bundle(args) -> int:
     """Write a finished study's Workflow Run RO-Crate (a zip to deposit)."""
-    from stratbench.bundle import bundle
+    from stratbench.records.bundle import bundle
 
     out = bundle(args.folder, args.out, args.directory, args.workflow)
     print(f"written: {out}")
@@ -161,8 +161,8 @@ def _list(args) -> int:
 
 
 def _certify(args) -> int:
-    from stratbench.conformance import certificate, markdown
     from stratbench.io import write_text
+    from stratbench.model_selection.conformance import certificate, markdown
 
     text = markdown(certificate(real_data=args.real_data, mirror=args.mirror))
     print(text, end="")
@@ -220,12 +220,12 @@ FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_diff
 
 def _figure(args) -> int:
     """Redraw one figure of a finished study from its tables, by the workflow's own recipe
-    (:mod:`stratbench.study_figures`), e.g. at one column's width."""
+    (:mod:`stratbench.study.figures`), e.g. at one column's width."""
     import matplotlib
 
     matplotlib.use("Agg")
     from stratbench import figures
-    from stratbench.study_figures import RECIPES, Facts, draw, file_stem, table_reader
+    from stratbench.study.figures import RECIPES, Facts, draw, file_stem, table_reader
 
     study = _load_study(args.configfile)
     style = figures.FigureStyle.from_config(study.config, width=args.width, dpi=args.dpi)

@@ -260,7 +260,7 @@ def rank_bars(ranks: pd.DataFrame, title: str, labels: dict | None = None, style
 
 
 def claim_rank_bars(ranks: pd.DataFrame, paper: str, style: FigureStyle = DEFAULT):
-    """The average ranks behind ``paper``'s claims (:func:`stratbench.reproduction.claim_ranks`), one panel
+    """The average ranks behind ``paper``'s claims (:func:`stratbench.papers.reproduction.claim_ranks`), one panel
     per claim (and classifier)."""
     return rank_bars(ranks, f"{paper}: the average ranks behind the paper's claims (1 = best)",
                      {**FOLD_QUALITY_LABELS, **MEASURE_LABELS}, style, panel_title="{}")

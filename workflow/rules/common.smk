@@ -6,14 +6,15 @@ from pathlib import Path
 
 import stratbench
 from snakemake.logging import logger
-from stratbench import cost, jobserver, papers
-from stratbench._snakemake import use_import_paths
+from stratbench import cost, papers
+from stratbench.jobs import server as jobserver
+from stratbench.jobs.script import use_import_paths
 from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
 from stratbench.cv_error.run import learners_of
 from stratbench.datasets.local import file_list as local_files
-from stratbench.plans import plan
-from stratbench.provenance import record_run
+from stratbench.study.plans import plan
+from stratbench.records.provenance import record_run
 from stratbench.study import Study
 
 RUN = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}  # the run's start: set again by onstart
@@ -21,7 +22,7 @@ use_import_paths(config.get("import_paths"))  # folders holding a user's own met
 
 
 def stop_jobserver():
-    """Stop the run's job server, if onstart started one (stratbench.jobserver); say so if it had failed."""
+    """Stop the run's job server, if onstart started one (stratbench.jobs.server); say so if it had failed."""
     if RUN.get("jobserver") and RUN.pop("jobserver").stop():
         logger.warning(
             f"the job server had stopped early: the jobs after it each started a Python of their own "

@@ -7,7 +7,7 @@ rule evaluate_repeats:
         code=lambda w: method_sources("classifier", w.classifier) + code("measures/classification.py", "evaluation.py"),
     output:
         # every repeat of one (dataset, stratifier, classifier) in one job: a small dataset's forests take
-        # seconds a repeat, a job's start-up about two (stratbench.plans.EVALUATE_PER_REPEAT_S)
+        # seconds a repeat, a job's start-up about two (stratbench.study.plans.EVALUATE_PER_REPEAT_S)
         expand(
             f"{study.results}/scores/{{{{dataset}}}}/{{{{stratifier}}}}/{{{{classifier}}}}/rep{{r}}.csv",
             r=study.classifier_repeats,

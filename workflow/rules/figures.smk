@@ -4,7 +4,7 @@
 # classifiers.
 
 # The figures drawn per classifier, one rule each, made from this table: the rule, the recipe it draws
-# (stratbench.study_figures; its report caption workflow/report/<recipe>.rst), the tables it reads, the
+# (stratbench.study.figures; its report caption workflow/report/<recipe>.rst), the tables it reads, the
 # classifiers it draws, its report category and label, and whether the report files it under the classifier.
 CLASSIFIER_FIGURES = (
     ("plot_std_by_stratifier", "std_by_stratifier", ["summary.csv"], EVALUATED, "Evaluation", "std over folds", True),

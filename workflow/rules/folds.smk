@@ -35,7 +35,7 @@ rule make_folds_per_repeat:
         code=lambda w: method_sources("stratifier", w.stratifier)
         + code("measures/fold_quality.py", "labels", "datasets/core.py"),
     output:
-        # a dataset of at least stratbench.plans.SPLIT_PER_REPEAT_CELLS cells: one repeat a job, side by side
+        # a dataset of at least stratbench.study.plans.SPLIT_PER_REPEAT_CELLS cells: one repeat a job, side by side
         folds=f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz",
         runtime=f"{study.results}/runtime/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",
         quality=f"{study.results}/fold_quality/{{dataset}}/{{stratifier}}/rep{{repeat}}.csv",

@@ -1,6 +1,6 @@
 """Average ranks of every fold-quality measure (lower is better) over the datasets, Friedman and
 Nemenyi tests per dataset group × measure."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,7 +1,7 @@
 """The study's tables: the decomposition of the error, the paired comparisons with the baseline (bootstrap
 intervals, Benjamini–Hochberg over every test), the two estimators compared, the choice of model, the count
 model."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

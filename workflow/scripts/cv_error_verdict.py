@@ -1,5 +1,5 @@
 """The generated "Does it matter?" section."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

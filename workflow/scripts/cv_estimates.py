@@ -1,7 +1,7 @@
 """One stratifier's CV estimates on every development sample of one (dataset, m), for every k and CV repeat:
 per sample their mean and variance per (learner, measure, estimator), the models CV picks, the distinct test
 sets, and the count model's quantities."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,7 +1,7 @@
 """The truths of every development sample of one (dataset, m): each learner (and each candidate of the
 model-selection task) fitted on the sample, and on the first m(k − 1)/k rows of it, scored on the rows left
 out; the pool's bootstrap noise."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

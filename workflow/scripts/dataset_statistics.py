@@ -1,5 +1,5 @@
 """Table 1 statistics (Sechidis et al. 2011) of every dataset of the study."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,14 +1,14 @@
 """Train and test one classifier on the k folds of one (dataset, stratifier) for each repeat of the job (every
 repeat of a small dataset, or one), one score file per repeat."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 from stratbench import classifiers
-from stratbench._versions import software
+from stratbench.classifiers.evaluation import evaluate_folds
 from stratbench.datasets import load_dataset
-from stratbench.evaluation import evaluate_folds
 from stratbench.io import read_folds, write_csv
+from stratbench.records.versions import software
 from stratbench.seeds import model_seed
 
 w, p = snakemake.wildcards, snakemake.params

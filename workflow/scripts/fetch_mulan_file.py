@@ -1,5 +1,5 @@
 """Fetch one pinned MULAN file (mirror or upstream), sha256-checked, atomically."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,5 +1,5 @@
 """Gather the fold-quality rows of the study and summarise them over repeats."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

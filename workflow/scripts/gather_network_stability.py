@@ -1,12 +1,12 @@
 """Gather the network-stability rows and summarise them per dataset × stratifier."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 import pandas as pd
 
 from stratbench.io import write_csv, write_text
-from stratbench.network import summarise_network_stability
+from stratbench.labels.network import summarise_network_stability
 from stratbench.tables.summary import network_markdown
 
 rows = pd.concat([pd.read_csv(p) for p in snakemake.input], ignore_index=True)

@@ -1,5 +1,5 @@
 """Gather the stratifiers' wall times (a measurement: it varies from run to run)."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,5 +1,5 @@
 """Gather every evaluation job's rows into the study's tidy scores table."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

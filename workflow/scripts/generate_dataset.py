@@ -1,6 +1,6 @@
 """Generate a dataset defined in the config: the synthetic generator of Read et al. 2012, a sparse
 random label matrix for scale tests, or grouped synthetic data for the grouped track."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

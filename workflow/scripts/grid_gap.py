@@ -1,5 +1,5 @@
 """Each stratifier's distance from the best split possible: the gap table and its figure."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
@@ -8,7 +8,7 @@ import pandas as pd
 from stratbench.figures import FigureStyle, save_figure
 from stratbench.grid.optimum import gap_markdown, gap_table
 from stratbench.io import write_csv, write_text
-from stratbench.study_figures import draw, table_reader
+from stratbench.study.figures import draw, table_reader
 
 out = snakemake.output
 gaps = gap_table(pd.read_csv(snakemake.input.rows), pd.concat(map(pd.read_csv, snakemake.input.optimum)))

@@ -1,5 +1,5 @@
 """The best split of one (small) dataset with exact fold sizes, per grid k and objective (CP-SAT)."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,15 +1,15 @@
 """Every k × seed split of one dataset by one stratifier: fold-quality measures and wall time (of whole
 groups where the dataset is grouped)."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 from stratbench import stratifiers
-from stratbench._versions import software
 from stratbench.datasets import load_dataset
 from stratbench.datasets.groups import dataset_groups
 from stratbench.grid import GRID_COLUMNS, quality_grid
 from stratbench.io import write_csv
+from stratbench.records.versions import software
 
 w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)

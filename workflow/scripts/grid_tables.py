@@ -1,5 +1,5 @@
 """Gather the grid, summarise it over seeds, rank the stratifiers per k × measure across datasets."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

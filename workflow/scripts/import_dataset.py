@@ -1,5 +1,5 @@
 """Read a user's own dataset (MULAN files or a feature/label matrix pair) into the binary cache."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -5,18 +5,18 @@ warm-up call, so JIT compilation is not counted) and the folds' quality (ED, LD,
 dataset's ``strata:`` (features stratified on beside the labels) are split on too, and each column's LD and
 FLZ over its values written as ``LD[column]`` and ``FLZ[column]``.
 It imports numpy, scipy.sparse, numba and the stratifier: no scikit-learn, pandas or matplotlib."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 import numpy as np
 
 from stratbench import stratifiers
-from stratbench._versions import software
 from stratbench.datasets import load_dataset
 from stratbench.datasets.core import feature_strata
 from stratbench.io import save_npz, write_rows
 from stratbench.measures.fold_quality import fold_quality
+from stratbench.records.versions import software
 
 w, p, out = snakemake.wildcards, snakemake.params, snakemake.output
 out_folds, out_runtime, out_quality = ([x] if isinstance(x, str) else x for x in (out.folds, out.runtime, out.quality))

@@ -1,12 +1,12 @@
 """Network stability of one (dataset, stratifier)'s fold assignments, every repeat in one process
 (Szymański & Kajdanowicz 2017 §5.2), as tidy rows, one file per repeat."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 from stratbench.datasets import load_dataset
 from stratbench.io import read_folds, write_csv
-from stratbench.network import network_stability
+from stratbench.labels.network import network_stability
 
 w = snakemake.wildcards
 Y = load_dataset(snakemake.input.data).Y

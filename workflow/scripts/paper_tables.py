@@ -1,6 +1,6 @@
 """The study's tables as the papers print them: CSV, Markdown, LaTeX (booktabs) and HTML, one LaTeX
 document that inputs them all, and the fold-quality tables of the three papers in one Markdown file."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

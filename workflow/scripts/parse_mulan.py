@@ -1,5 +1,5 @@
 """Parse a MULAN dataset's ARFF + XML files into the binary cache."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,9 +1,9 @@
 """Draw figures of the study from its tables, by the recipe `stratbench figure` uses too
-(stratbench.study_figures): the rule lists the (figure, subject) pairs it draws in the order of its
+(stratbench.study.figures): the rule lists the (figure, subject) pairs it draws in the order of its
 outputs (each pair's png, then its pdf), a subject being a classifier, fold_quality, a dataset, a k, an
 estimator, or "" for a figure of the whole study; a dataset's figure also gets its label matrix (input
 ``labels``) and its stratifiers' repeat-0 folds (input ``folds``, in the order of params ``stratifiers``)."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from stratbench.figures import FigureStyle, caption_notes, save_figure
-from stratbench.study_figures import Facts, draw, table_reader
+from stratbench.study.figures import Facts, draw, table_reader
 
 p, inp = snakemake.params, snakemake.input
 extra = {"labels": inp.labels} if "labels" in inp.keys() else {}

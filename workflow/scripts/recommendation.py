@@ -1,5 +1,5 @@
 """'Which stratifier should I use', drawn from the grid's ranks, tests and runtimes."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -1,12 +1,12 @@
 """Our numbers beside the published ones of the paper the study reproduces (Markdown, CSV, HTML)."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 from stratbench.io import write_csv, write_text
 from stratbench.papers import StudyTables, get
-from stratbench.provenance import environment_line
-from stratbench.reproduction import reproduction_html, reproduction_markdown
+from stratbench.papers.reproduction import reproduction_html, reproduction_markdown
+from stratbench.records.provenance import environment_line
 
 inp, p = snakemake.input, snakemake.params
 paper = get(p.paper)

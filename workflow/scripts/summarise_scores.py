@@ -1,6 +1,6 @@
 """Mean ± std per dataset × stratifier × classifier × measure; average ranks of the std, Friedman and
 Nemenyi tests per classifier × dataset group × measure."""
-from stratbench._snakemake import finish, setup
+from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 

@@ -8,7 +8,7 @@ dense layout of X):
 
 - **plain** (``fit`` then ``predict``): the forests are trained one after the other in this process
   and kept, each with ``n_jobs`` threads — the classifier API, for users and tests;
-- **pooled** (:class:`ForestPool`, used by :func:`stratbench.evaluation.evaluate_folds`): every
+- **pooled** (:class:`ForestPool`, used by :func:`stratbench.classifiers.evaluation.evaluate_folds`): every
   forest of every fold of a job goes to one pool of ``n_jobs`` worker processes, one thread per
   forest, largest first, and only its predictions come back. Tiny forests (CLR's label pairs, rare
   labels, LP communities) no longer pay a thread pool of their own, which dominated their cost

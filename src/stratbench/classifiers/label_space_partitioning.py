@@ -19,7 +19,7 @@ class _Partitioned(ForestClassifier):
     weighted = False
 
     def forest_tasks(self, Y):
-        from stratbench.network import label_partition  # networkx, where a partition is made
+        from stratbench.labels.network import label_partition  # networkx, where a partition is made
 
         self.n_labels_ = Y.shape[1]
         self.communities_ = label_partition(Y, self.weighted)

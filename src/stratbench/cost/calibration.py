@@ -10,7 +10,7 @@
 - **stratifiers, fold quality, network stability**: each run once on the dataset and timed, the
   stratifier as every fold job times it (:func:`stratbench.stratifiers.timed_fold_ids`, warm-up included).
 - every job pays the start-up of a Python job here (interpreter and imports, measured; with the run's job
-  server, :mod:`stratbench.jobserver`, a small Python that hands the job to it and the child's imports the
+  server, :mod:`stratbench.jobs.server`, a small Python that hands the job to it and the child's imports the
   server had not made) and Snakemake's own work per job (measured on a workflow of jobs that do nothing).
 """
 
@@ -34,9 +34,9 @@ from stratbench.datasets import load_dataset, save_dataset
 from stratbench.datasets.groups import dataset_groups
 from stratbench.labels import label_combinations
 from stratbench.measures.fold_quality import fold_quality
-from stratbench.plans import BenchmarkPlan
 from stratbench.stratifiers import timed_fold_ids
 from stratbench.study import Study
+from stratbench.study.plans import BenchmarkPlan
 
 SLOW_TREE_S = 0.2        # calibrate with a single tree when one takes longer than this
 CALIBRATION_TREES = 10
@@ -69,10 +69,10 @@ class DatasetCost:
     cv_s: dict = field(default_factory=dict)  # "does it matter": part → {m: seconds per development sample}
 
 STARTUP_IMPORTS = {  # what a job of each kind imports before it works
-    "split": "import snakemake.script, stratbench._snakemake, stratbench.stratifiers, stratbench.measures.fold_quality, "
+    "split": "import snakemake.script, stratbench.jobs.script, stratbench.stratifiers, stratbench.measures.fold_quality, "
              "stratbench.datasets, stratbench.io",  # a dataset or fold job
-    "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.evaluation, stratbench.measures.fold_quality",
-    "network": "import snakemake.script, stratbench.datasets, stratbench.io, stratbench.network",
+    "job": "import snakemake.script, sklearn.ensemble, pandas, stratbench.classifiers.evaluation, stratbench.measures.fold_quality",
+    "network": "import snakemake.script, stratbench.datasets, stratbench.io, stratbench.labels.network",
     "aggregate": "import snakemake.script, pandas, matplotlib.pyplot, stratbench.figures",  # a gather, table or figure
 }
 NOOP_WORKFLOW = """\
@@ -92,12 +92,12 @@ rule noop:
 def job_startup_seconds(jobs: int = 8, server: bool = True) -> dict[str, float]:
     """The start-up of a job of each kind in ``STARTUP_IMPORTS`` (best of two): a fresh Python that imports what
     the job imports and leaves as a job does, without the interpreter's teardown
-    (:func:`stratbench._snakemake.finish`), plus :func:`snakemake_job_seconds`, Snakemake's own work per job.
+    (:func:`stratbench.jobs.script.finish`), plus :func:`snakemake_job_seconds`, Snakemake's own work per job.
     With ``server`` (the default), where a local run's jobs are forked by its job server
-    (:func:`stratbench.jobserver.enabled`), the fresh Python imports ``snakemake.script`` and hands the job to a
+    (:func:`stratbench.jobs.server.enabled`), the fresh Python imports ``snakemake.script`` and hands the job to a
     server started here, whose child imports what the server had not, and leaves; the job ends when the child
     has. ``server=False``: each job a fresh Python, as where the server is off."""
-    from stratbench import jobserver
+    from stratbench.jobs import server as jobserver
 
     per_job = snakemake_job_seconds(jobs)
     exits = {kind: f"{code}; import os; os._exit(0)" for kind, code in STARTUP_IMPORTS.items()}
@@ -114,7 +114,7 @@ def job_startup_seconds(jobs: int = 8, server: bool = True) -> dict[str, float]:
             seconds = {}
             for kind, code in exits.items():
                 script = Path(tmp, f"{kind}.py")
-                script.write_text(f"import snakemake.script\nfrom stratbench.jobserver import delegate\ndelegate()\n{code}\n")
+                script.write_text(f"import snakemake.script\nfrom stratbench.jobs.server import delegate\ndelegate()\n{code}\n")
                 seconds[kind] = import_seconds(str(script), script=True) + per_job
         finally:
             running.stop()
@@ -257,7 +257,7 @@ def calibrate_dataset(study: Study, dataset: str, overhead, workdir=".", samples
     network_s = 0.0
     parts = BenchmarkPlan(study)  # which datasets a benchmark's network part and classifiers run on
     if dataset in parts.network_datasets():
-        from stratbench.network import network_stability  # networkx, for a study with the network part
+        from stratbench.labels.network import network_stability  # networkx, for a study with the network part
 
         start = time.perf_counter()
         network_stability(Y, folds, k)

@@ -23,11 +23,12 @@ import pandas as pd
 import yaml
 
 import stratbench
-from stratbench import StratbenchError, classifiers, jobserver
+from stratbench import StratbenchError, classifiers
 from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_dataset, forest_overhead, job_startup_seconds
 from stratbench.cost.requests import BASE_MB, EVALUATION_RULES, WORKER_MB, cost_model
-from stratbench.plans import BenchmarkPlan
+from stratbench.jobs import server as jobserver
 from stratbench.study import Study
+from stratbench.study.plans import BenchmarkPlan
 
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
 #                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)

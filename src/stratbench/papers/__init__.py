@@ -2,7 +2,7 @@
 ``tiittanen2021``): a module declares everything about its paper as a subclass of :class:`Paper` and names
 an instance ``PAPER``: its published CSVs (shipped in ``stratbench/data/published``), name maps, judging
 criteria, comparison, the named causes of the cells that differ, and the tables it prints (their names and
-layouts). The report (:mod:`stratbench.reproduction`), the paper tables (:mod:`stratbench.papers.tables`),
+layouts). The report (:mod:`stratbench.papers.reproduction`), the paper tables (:mod:`stratbench.papers.tables`),
 the workflow and the config check find papers here and nothing else.
 
 Adding a paper = one module defining ``PAPER`` and its CSVs: put in this folder (found by its folder, no

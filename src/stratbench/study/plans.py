@@ -4,7 +4,7 @@ A plan owns, for its kind, the workflow's default target (:meth:`Plan.targets`: 
 file deleted from a finished study is made again by a plain run), the rule files it runs (beyond the shared
 ``common`` and ``datasets``), and where it has them the sizes of its jobs and what its figures are of: read by the
 workflow (``workflow/rules/common.smk``) and by ``stratbench estimate`` alike. :func:`plan` gives a study's plan.
-The checks of a kind's keys are :data:`stratbench.config.KIND_CHECKS` (run by every :meth:`Study.checked`).
+The checks of a kind's keys are :data:`stratbench.study.config.KIND_CHECKS` (run by every :meth:`Study.checked`).
 A new kind of study is a :class:`Plan` subclass here, its rule file, its keys in the config schema and their check.
 """
 
@@ -14,7 +14,7 @@ from stratbench import papers
 from stratbench.classifiers.forests import shape_forest_seconds
 from stratbench.papers import tables as paper_tables
 from stratbench.study import Study
-from stratbench.study_figures import file_stem
+from stratbench.study.figures import file_stem
 
 # a label matrix of this many cells or more is split one repeat a job (its splits take minutes, and the repeats
 # then run side by side); every smaller one all repeats in one job (its splits take milliseconds to seconds)
@@ -188,7 +188,7 @@ class CvErrorPlan(Plan):
     rule_files = ("cv_error",)
     drawn = (("cv_error_decomposition", "pooled"), ("cv_error_decomposition", "part_mean"),
              ("cv_error_count_model", ""), ("cv_error_model_choice", ""))
-    """(recipe, subject) of the study's figures (:mod:`stratbench.study_figures`), in the order its job draws them."""
+    """(recipe, subject) of the study's figures (:mod:`stratbench.study.figures`), in the order its job draws them."""
 
     def figure_stems(self) -> list[str]:
         return [file_stem(*drawn) for drawn in self.drawn]

@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from stratbench import StratbenchError, __version__
-from stratbench._versions import version
 from stratbench.io import atomic_path, write_text
+from stratbench.records.versions import version
 
 PACKAGES = ("numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "matplotlib", "networkx", "pyyaml",
             "jsonschema", "snakemake", "ortools", "iterative-stratification", "scikit-multilearn", "threadpoolctl")

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from stratbench import StratbenchError
-from stratbench.provenance import MANIFEST, PROVENANCE, read_manifest, usage
+from stratbench.records.provenance import MANIFEST, PROVENANCE, read_manifest, usage
 
 PROFILES = {
     "process": "https://w3id.org/ro/wfrun/process/0.5",
@@ -63,7 +63,7 @@ def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Pa
     record = json.loads(record_path.read_text(encoding="utf-8"))
     study = record["study"]
     if workflow is None:  # the run's folder, else the checkout this package was installed from (editable)
-        found = [w for w in (workdir / "workflow", Path(__file__).resolve().parents[2] / "workflow")
+        found = [w for w in (workdir / "workflow", Path(__file__).resolve().parents[3] / "workflow")
                  if (w / "Snakefile").is_file()]
         workflow = found[0] if found else workdir / "workflow"
     workflow = Path(workflow)

@@ -36,11 +36,11 @@ _SETUP_TIME = time.time()  # the job's start where psutil cannot say (set again 
 
 def setup(smk) -> None:
     """Start of every script: where the run's job server can run the job, hand it over and leave with its
-    status (:func:`stratbench.jobserver.delegate`); otherwise, or in the server's child, log to the rule's log
+    status (:func:`stratbench.jobs.server.delegate`); otherwise, or in the server's child, log to the rule's log
     file; make the user's method modules importable; draw figures off screen (read by matplotlib when a figure
     script imports it); at exit, log the job's exact wall and CPU time (see :func:`usage_line`)."""
     global _SETUP_TIME
-    from stratbench.jobserver import delegate
+    from stratbench.jobs.server import delegate
 
     delegate()
     _SETUP_TIME = time.time()

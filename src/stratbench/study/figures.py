@@ -95,7 +95,7 @@ def paper_claims(read: Read, subject: str, style, facts: Facts):
     """The average ranks behind the claims of the study's paper."""
     from stratbench import figures
     from stratbench.papers import StudyTables
-    from stratbench.reproduction import claim_ranks
+    from stratbench.papers.reproduction import claim_ranks
 
     optional = {}
     for key, name in (("summary", "summary.csv"), ("network", "network_stability_summary.csv")):

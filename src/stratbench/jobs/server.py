@@ -4,7 +4,7 @@ job's own work is often a few seconds).
 
 The Snakefile starts one server per run (:func:`start`, in ``onstart``; local execution only) and passes its
 address to the jobs in ``STRATBENCH_JOBSERVER``. The server imports :data:`PRELOAD` once, then waits. A job's
-script (Snakemake's ``script:``, whose first call is :func:`stratbench._snakemake.setup`) calls
+script (Snakemake's ``script:``, whose first call is :func:`stratbench.jobs.script.setup`) calls
 :func:`delegate`: it sends its command line, working folder, environment, ``sys.path`` and standard streams
 to the server, which forks; the forked child runs the same script in that state, and the job exits with the
 child's status. Nothing else changes: the child draws nothing from the server's state, and
@@ -27,7 +27,7 @@ outright takes its children with it, and their jobs fail. The server leaves when
 
 Snakemake's ``benchmark:`` files measure the job's own process, so for a forked job they hold its wall time
 but not the child's CPU time nor its memory; the ``stratbench-usage`` line of the job's log
-(:func:`stratbench._snakemake.usage_line`) measures the child, which is the job's work.
+(:func:`stratbench.jobs.script.usage_line`) measures the child, which is the job's work.
 """
 
 from __future__ import annotations
@@ -48,10 +48,10 @@ from pathlib import Path
 ENV = "STRATBENCH_JOBSERVER"  # the server's socket, in a job's environment; "0" or "off" turns the server off
 # what the jobs of every kind import before they work (stratbench.cost.calibration.STARTUP_IMPORTS, which
 # tests/test_jobserver.py checks it covers)
-PRELOAD = ("snakemake.script", "stratbench._snakemake", "numpy", "scipy.sparse", "pandas", "sklearn.ensemble", "sklearn.linear_model",
+PRELOAD = ("snakemake.script", "stratbench.jobs.script", "numpy", "scipy.sparse", "pandas", "sklearn.ensemble", "sklearn.linear_model",
            "sklearn.neighbors", "matplotlib.pyplot", "stratbench.classifiers", "stratbench.datasets",
-           "stratbench.evaluation", "stratbench.figures", "stratbench.io", "stratbench.measures.fold_quality",
-           "stratbench.network", "stratbench.seeds", "stratbench.stratifiers")
+           "stratbench.classifiers.evaluation", "stratbench.figures", "stratbench.io", "stratbench.measures.fold_quality",
+           "stratbench.labels.network", "stratbench.seeds", "stratbench.stratifiers")
 _HEADER = struct.Struct("!I")
 # what the server imports PRELOAD under: the variables that size the thread pools of OpenBLAS, OpenMP, MKL,
 # BLIS and numexpr as each loads, at one thread (a pool of one starts no thread)
@@ -112,7 +112,7 @@ def start(log: str | os.PathLike, preload=PRELOAD) -> Server | None:
     address = str(Path(folder) / "jobs")
     Path(log).parent.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as stream:
-        process = subprocess.Popen([sys.executable, "-m", "stratbench.jobserver", address, str(os.getpid()),
+        process = subprocess.Popen([sys.executable, "-m", "stratbench.jobs.server", address, str(os.getpid()),
                                     *preload], stdin=subprocess.DEVNULL, stdout=stream, stderr=stream,
                                    env={**os.environ, **ONE_THREAD},
                                    start_new_session=True)  # Ctrl-C reaches the jobs, which end their children

@@ -1,7 +1,7 @@
 """A study, built once from its config: what the workflow, the cost estimate and the grid all read.
 
 ``Study.load(path)`` reads a study file, validates it against the JSON schema and checks what the schema
-cannot (:mod:`stratbench.config`). A :class:`Study` answers what the rules ask: which MULAN dataset a name
+cannot (:mod:`stratbench.study.config`). A :class:`Study` answers what the rules ask: which MULAN dataset a name
 means, how many labels it has, which datasets a classifier runs on, where its results go; it builds each
 of its methods from its config entry (``stratifiers.build``, ``classifiers.build``: ``class``, ``params``,
 and for a classifier the study's forest defaults under its own parameters). Each dataset entry is parsed
@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratbench import StratbenchError, classifiers, stratifiers
-from stratbench.config import check_study, locate, read_config, validate_config
 from stratbench.datasets import generate_synthetic, load_mulan, registry
 from stratbench.datasets import load_dataset as load_npz
 from stratbench.datasets.grouped_labels import generate as generate_grouped_labels
@@ -22,6 +21,7 @@ from stratbench.datasets.local import local_shape, read_local
 from stratbench.datasets.random_labels import generate as generate_random_labels
 from stratbench.seeds import split_seed
 from stratbench.stats import with_all_group
+from stratbench.study.config import check_study, locate, read_config, validate_config
 
 GENERATED = {"synthetic": generate_synthetic, "random_labels": generate_random_labels,  # dataset kinds made locally
              "grouped_labels": generate_grouped_labels}
@@ -34,7 +34,7 @@ class DatasetEntry:
     """One entry of a study's ``datasets:``, parsed: ``kind`` (``mulan``, a generator of :data:`GENERATED`,
     or ``files``), its ``params`` (a generator's parameters, a user's files), ``mulan`` (the registry name
     of a MULAN dataset, else None), ``grouped`` (split by groups: its own or made ones) and every ``kinds``
-    the entry names (more than one is a config error, :func:`stratbench.config.check_study`)."""
+    the entry names (more than one is a config error, :func:`stratbench.study.config.check_study`)."""
 
     name: str
     kind: str
@@ -119,8 +119,8 @@ class Study:
 
     @classmethod
     def checked(cls, config: dict, files=()) -> Study:
-        """The study of ``config`` after :func:`~stratbench.config.validate_config` and
-        :func:`~stratbench.config.check_study`; an error names the config ``files`` it came from, with the
+        """The study of ``config`` after :func:`~stratbench.study.config.validate_config` and
+        :func:`~stratbench.study.config.check_study`; an error names the config ``files`` it came from, with the
         line and column of a key the schema refuses."""
         try:
             validate_config(config)
@@ -219,5 +219,5 @@ class Study:
         return load_mulan(self.mulan_name(dataset), mirror=self.data.get("mirror"))
 
     def check(self) -> None:
-        """The checks of :func:`stratbench.config.check_study`."""
+        """The checks of :func:`stratbench.study.config.check_study`."""
         check_study(self)
