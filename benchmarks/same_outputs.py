@@ -31,7 +31,8 @@ WORK = Path(os.environ.get("STRATBENCH_SAME_DIR", "/tmp/stratbench-same"))
 MEASURED = re.compile(r"runtime|/benchmarks/|/estimate/|tiittanen2021_table2|fold_quality_papers\.md|"
                       r"paper_tables\.md|grid_quality|grid_summary|tables\.tex|recommendation\.md|report\.html|"
                       r"/provenance\.json|/manifest\.tsv|/manifest-sha256\.txt|/claims\.tsv")  # the run's record: its times and CPU
-MADE_WITH = re.compile(rb"^Made with stratbench .*$", re.M)  # a report's line naming the commit that made it
+# a report's line naming the commit that made it (Markdown), and the same sentence inside the HTML report's paragraph
+MADE_WITH = re.compile(rb"^Made with stratbench .*$|Made with stratbench \S+ at commit [0-9a-f]+", re.M)
 
 
 def studies(tree: Path) -> dict[str, dict]:
@@ -73,11 +74,12 @@ def run(commit: str, cores: int, mirror: str, names) -> Path:
 SECONDS_ROWS = re.compile(rb"^[^\n]*,seconds,[^\n]*\n", re.M)  # a grid job's measured split times (its "seconds" rows)
 LAST_COLUMN = re.compile(rb",[^,\n]*$", re.M)  # an optimum file's solver seconds (its last column)
 RUNTIME_ROWS = re.compile(rb"^[^\n]*runtime_s[^\n]*\n", re.M)  # a report's stratifier wall times, shown beside the paper's
+RUNTIME_CELLS = re.compile(rb"<tr>(?:(?!</tr>).)*?<td>runtime_s</td>.*?</tr>", re.S)  # the same rows in the HTML report
 
 
 def unmeasured(path: Path) -> bytes:
     """The file's bytes without what was measured: a report's "Made with" line (the commit, which two commits
-    differ in) and its rows of stratifier wall times, a grid job's "seconds" rows, an optimum file's solver
+    differ in) and its rows of stratifier wall times (in its CSV, Markdown and HTML), a grid job's "seconds" rows, an optimum file's solver
     seconds."""
     data = MADE_WITH.sub(b"", path.read_bytes())
     if path.parent.parent.name == "grid" and path.suffix == ".csv":
@@ -86,6 +88,8 @@ def unmeasured(path: Path) -> bytes:
         data = LAST_COLUMN.sub(b"", data)
     if path.stem == "reproduction" and path.suffix in (".csv", ".md"):
         data = RUNTIME_ROWS.sub(b"", data)
+    if path.stem == "reproduction" and path.suffix == ".html":
+        data = RUNTIME_CELLS.sub(b"", data)
     return data
 
 
