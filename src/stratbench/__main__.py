@@ -145,12 +145,46 @@ def _export_splits(args) -> int:
 
 
 def _bundle(args) -> int:
-    """Write a finished study's Workflow Run RO-Crate (a zip to deposit)."""
-    from stratbench.records.bundle import bundle
+    """Write a finished study's Workflow Run RO-Crate (a zip to deposit), its jobs those of the study's current plan
+    (the config as run, from its provenance.json); with ``--validate``, check it with roc-validator offline."""
+    from collections import Counter
 
-    out = bundle(args.folder, args.out, args.directory, args.workflow)
+    from stratbench.records.bundle import IN_CRATE, OFFLINE, Deposit, bundle, in_crate, validate
+    from stratbench.records.provenance import PROVENANCE
+    from stratbench.study import Study
+    from stratbench.study.plans import plan
+
+    record = Path(args.folder) / PROVENANCE
+    targets = None
+    if record.is_file():  # else bundle() says what is missing
+        cwd = Path.cwd()
+        try:  # the plan's files are named from the workflow's working directory, as its jobs name them
+            os.chdir(args.directory)
+            targets = plan(Study(json.loads(record.read_text(encoding="utf-8"))["config"])).targets()
+        finally:
+            os.chdir(cwd)
+    deposit = Deposit(author=args.author, orcid=args.orcid, affiliation=args.affiliation, publisher=args.publisher,
+                      publisher_url=args.publisher_url, license=args.license)
+    out = bundle(args.folder, args.out, args.directory, args.workflow, targets, deposit)
     print(f"written: {out}")
-    return 0
+    if not args.validate:
+        return 0
+    issues = validate(out, args.validator or os.environ.get("STRATBENCH_ROC_VALIDATOR"))
+    for (severity, check, message), n in Counter((i.severity, i.check, i.message) for i in issues).items():
+        print(f"{n:6d} × {severity} {check}: {message}")  # an issue of many entities, once with its count
+    for check, why in IN_CRATE.items():  # what no crate with its workflow inside passes (crs4/rocrate-validator#51)
+        if n := sum(in_crate(i) and i.check == check for i in issues):
+            print(f"{n:6d} of {check} are of the workflow or its rules' tools in the crate: {why}")
+    if n := sum(i.check == OFFLINE for i in issues):
+        print(f"{n:6d} of {OFFLINE} are web data entities (MULAN's pinned files) that an offline check cannot reach: "
+              "not checked")
+    missing = [option for option, value in (("--author", args.author), ("--publisher", args.publisher)) if not value]
+    if missing:
+        print(f"the crate names no {' and no '.join(o[2:] for o in missing)}: give {' and '.join(missing)}")
+    left = [i for i in issues if not in_crate(i) and i.check != OFFLINE]
+    print(f"roc-validator, Provenance Run Crate 0.5, RECOMMENDED, offline: {len(issues)} issues, {len(left)} beyond "
+          f"those of the workflow in the crate and the web's: {'passed' if not left else 'failed'}")
+    return 0 if not left else 1
 
 
 def _list(args) -> int:
@@ -341,6 +375,15 @@ def main(argv=None) -> int:
     bun.add_argument("--out", help="the zip (default results/<study>.crate.zip)")
     bun.add_argument("--directory", default=".", help="the workflow's working directory (its logs/)")
     bun.add_argument("--workflow", help="the workflow folder (default: the checkout's workflow/)")
+    bun.add_argument("--author", help="the person who ran the study and deposits it: the crate's author, each action's agent")
+    bun.add_argument("--orcid", help="the author's ORCID (https://orcid.org/…), their identifier in the crate")
+    bun.add_argument("--affiliation", help="the author's organization (default: the publisher)")
+    bun.add_argument("--publisher", help="the organization that publishes the crate")
+    bun.add_argument("--publisher-url", help="the publisher's web site or ROR id (https://ror.org/…)")
+    bun.add_argument("--license", default="MIT", help="the results' licence, an SPDX identifier (default MIT)")
+    bun.add_argument("--validate", action="store_true",
+                     help="check the crate with roc-validator, offline (Provenance Run Crate 0.5, RECOMMENDED)")
+    bun.add_argument("--validator", help="a python with roc-validator (default $STRATBENCH_ROC_VALIDATOR, else this one)")
     plan = sub.add_parser("plan", help="the jobs a study's run would make, per rule (Snakemake's dry run, its summary)")
     plan.add_argument("--configfile", help="the study (default: the workflow's config/config.yaml)")
     plan.add_argument("--directory", default=".", help="the workflow's working directory")

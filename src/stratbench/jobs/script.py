@@ -99,9 +99,9 @@ def _one_line_for_user_errors(kind, value, traceback):
 
 
 def usage_line(rule: str, wildcards: dict, threads: int) -> str:
-    """``stratbench-usage rule=… <wildcards> threads=… wall_s=… cpu_s=… max_rss_mb=…``: the process's
-    wall time since it started and the CPU time of it and its finished children (worker processes
-    included). Snakemake's benchmark files sample CPU every 0.5 s, then every 30 s, and lose the last
+    """``stratbench-usage rule=… <wildcards> threads=… wall_s=… cpu_s=… max_rss_mb=… ended=…``: the process's
+    wall time since it started, the CPU time of it and its finished children (worker processes included), and
+    the time it ended (ISO 8601, UTC). Snakemake's benchmark files sample CPU every 0.5 s, then every 30 s, and lose the last
     interval, so they under-count jobs shorter than a few minutes; this line does not."""
     me = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -114,5 +114,8 @@ def usage_line(rule: str, wildcards: dict, threads: int) -> str:
         started = _SETUP_TIME
     wall = time.time() - started
     keys = " ".join(f"{k}={v}" for k, v in wildcards.items())
+    from datetime import datetime
+
     return (f"stratbench-usage rule={rule} {keys} threads={threads} wall_s={wall:.3f} cpu_s={cpu:.3f} "
-            f"max_rss_mb={max(me.ru_maxrss, children.ru_maxrss) / 1024:.0f}")
+            f"max_rss_mb={max(me.ru_maxrss, children.ru_maxrss) / 1024:.0f} "
+            f"ended={datetime.now(UTC).isoformat(timespec='seconds')}")

@@ -31,7 +31,8 @@ from stratbench.records.versions import version
 PACKAGES = ("numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "matplotlib", "networkx", "pyyaml",
             "jsonschema", "snakemake", "ortools", "iterative-stratification", "scikit-multilearn", "threadpoolctl")
 PROVENANCE, MANIFEST = "provenance.json", "manifest-sha256.txt"
-USAGE = re.compile(r"^stratbench-usage rule=(\S+) (.*?)threads=(\d+) wall_s=([\d.]+) cpu_s=([\d.]+) max_rss_mb=(\d+)")
+USAGE = re.compile(r"^stratbench-usage rule=(\S+) (.*?)threads=(\d+) wall_s=([\d.]+) cpu_s=([\d.]+) max_rss_mb=(\d+)"
+                   r"(?: ended=(\S+))?")
 
 
 def sha256_of(path: str | os.PathLike) -> str:
@@ -86,19 +87,42 @@ def software() -> dict:
             **{name: version(name) for name in PACKAGES}, "kernels": kernels}
 
 
-def usage(logs: str | os.PathLike) -> list[dict]:
-    """Every job's ``stratbench-usage`` line under ``logs``: rule, wildcards, threads, wall_s, cpu_s, max_rss_mb
-    (a job's log is rewritten when it runs again, so each line is the job that made the current outputs)."""
+def usage(logs: str | os.PathLike, targets=None) -> list[dict]:
+    """Every job logged under ``logs``: its ``stratbench-job`` record (rule, wildcards, input, output, started) with
+    its ``stratbench-usage`` line (threads, wall_s, cpu_s, max_rss_mb, ended), the jobs that ran to their end (a
+    job's log is rewritten when it runs again, so each is the job that made its current outputs). With ``targets``
+    (the study's files, :meth:`stratbench.study.plans.Plan.targets`), only the study's current jobs
+    (:func:`current_jobs`): a log left by a job no longer in the study is not one of them."""
     rows = []
     for path in sorted(Path(logs).rglob("*.log")):
+        job, used = {}, None
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            found = USAGE.match(line)
-            if found:
-                rule, keys, threads, wall, cpu, rss = found.groups()
-                wildcards = dict(kv.split("=", 1) for kv in keys.split())
-                rows.append(dict(rule=rule, wildcards=wildcards, log=str(path), threads=int(threads),
-                                 wall_s=float(wall), cpu_s=float(cpu), max_rss_mb=int(rss)))
-    return rows
+            if line.startswith("stratbench-job "):
+                job = json.loads(line.removeprefix("stratbench-job "))
+            elif found := USAGE.match(line):
+                used = found.groups()
+        if used:
+            rule, keys, threads, wall, cpu, rss, ended = used
+            rows.append({**job, "rule": rule, "wildcards": dict(kv.split("=", 1) for kv in keys.split()),
+                         "log": str(path), "threads": int(threads), "wall_s": float(wall), "cpu_s": float(cpu),
+                         "max_rss_mb": int(rss), **({"ended": ended} if ended else {})})
+    return rows if targets is None else current_jobs(rows, targets)
+
+
+def current_jobs(jobs: list[dict], targets) -> list[dict]:
+    """The jobs of ``jobs`` that made ``targets`` or, in turn, their inputs: the study's job graph walked back from
+    the files it makes, by each job's outputs and inputs (its ``stratbench-job`` record), in ``jobs``' order."""
+    by_output = {f: i for i, job in enumerate(jobs) for f in job.get("output", ())}
+    wanted, seen, kept = [str(f) for f in targets], set(), set()
+    while wanted:
+        f = wanted.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        if (i := by_output.get(f)) is not None and i not in kept:
+            kept.add(i)
+            wanted += jobs[i].get("input", ())
+    return [job for i, job in enumerate(jobs) if i in kept]
 
 
 def cpu_hours(jobs: list[dict]) -> dict:
@@ -117,7 +141,8 @@ def config_sha256(config: dict) -> str:
 
 def data_files(study, workdir: str | os.PathLike = ".") -> list[dict]:
     """The input data files of the study's datasets with their sha256: a MULAN dataset's pinned files (checked
-    where the workflow keeps them), a user's own files, and a generated dataset's definition's digest."""
+    where the workflow keeps them; where they match, their size and when the workflow got them), a user's own
+    files, and a generated dataset's definition's digest."""
     from stratbench.datasets import registry
     from stratbench.datasets.local import file_list
 
@@ -128,8 +153,10 @@ def data_files(study, workdir: str | os.PathLike = ".") -> list[dict]:
             for remote in registry.entry(mulan).files:
                 path = Path(workdir) / "resources" / "mulan" / "raw" / mulan / remote.name
                 found = sha256_of(path) if path.is_file() else None
+                got = dict(bytes=path.stat().st_size, fetched=dt.datetime.fromtimestamp(
+                    path.stat().st_mtime, dt.UTC).isoformat(timespec="seconds")) if found == remote.sha256 else {}
                 rows.append(dict(dataset=name, file=remote.path, sha256=remote.sha256,
-                                 checked=found == remote.sha256 if found else None))
+                                 checked=found == remote.sha256 if found else None, **got))
         elif local:
             rows += [dict(dataset=name, file=str(f), sha256=sha256_of(f), checked=True) for f in file_list(local)]
         elif generated:
@@ -140,9 +167,11 @@ def data_files(study, workdir: str | os.PathLike = ".") -> list[dict]:
     return rows
 
 
-def provenance(study, config_files, command: str, started: str, finished: str, workdir=".", checkout=None) -> dict:
+def provenance(study, config_files, command: str, started: str, finished: str, workdir=".", checkout=None,
+               targets=None) -> dict:
     """The record of a run (module doc); ``checkout``: a folder of the git checkout that ran it (the workflow's;
-    default the package's own)."""
+    default the package's own); ``targets``: the study's files, whose jobs' CPU is counted (default: every job
+    logged under ``logs/<study>``)."""
     import stratbench
 
     return {
@@ -157,7 +186,7 @@ def provenance(study, config_files, command: str, started: str, finished: str, w
         "software": software(),
         "machine": machine(),
         "data": data_files(study, workdir),
-        "cpu_hours": cpu_hours(usage(Path(workdir) / "logs" / study.name)),
+        "cpu_hours": cpu_hours(usage(Path(workdir) / "logs" / study.name, targets)),
     }
 
 
@@ -225,12 +254,14 @@ def claims(report, jobs: list[dict], command: str, machine_line: str):
     return out[CLAIM_COLUMNS]
 
 
-def record_run(study, config_files, command: str, started: str, workdir=".", checkout=None) -> tuple[Path, Path]:
+def record_run(study, config_files, command: str, started: str, workdir=".", checkout=None,
+               targets=None) -> tuple[Path, Path]:
     """At the end of a successful run: ``provenance.json``, for a study that reproduces a paper ``claims.tsv``
-    (:func:`claims`), then the manifest (which lists them) in ``results/<study>/``."""
+    (:func:`claims`), then the manifest (which lists them) in ``results/<study>/``; the CPU of the jobs of
+    ``targets`` (the study's files: its current jobs, :func:`current_jobs`)."""
     results = Path(workdir) / study.results
     finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    record = provenance(study, config_files, command, started, finished, workdir, checkout)
+    record = provenance(study, config_files, command, started, finished, workdir, checkout, targets)
     write_text(results / PROVENANCE, json.dumps(record, indent=1, default=str, ensure_ascii=False) + "\n")
     report = results / "report" / "reproduction.csv"
     if study.reproduces and report.is_file():
@@ -238,7 +269,7 @@ def record_run(study, config_files, command: str, started: str, workdir=".", che
 
         m = record["machine"]
         rerun = f"snakemake --cores N --configfile {' '.join(str(f) for f in config_files)} {study.results}/report/reproduction.csv"
-        table = claims(pd.read_csv(report), usage(Path(workdir) / "logs" / study.name), rerun,
+        table = claims(pd.read_csv(report), usage(Path(workdir) / "logs" / study.name, targets), rerun,
                        f"{m['cpu']}, {m['cores']} cores, {m['os']}")
         with atomic_path(results / "claims.tsv") as tmp:
             table.to_csv(tmp, sep="\t", index=False, lineterminator="\n")

@@ -1,12 +1,14 @@
 """Validate an RO-Crate against the Provenance Run Crate profile with roc-validator, offline: the RO-Crate 1.1
-JSON-LD context is served from tests/data/ro-crate-1.1-context.jsonld (the copy the rocrate 0.13.0 wheel ships),
-as CI has no network.
+JSON-LD context is served from the copy stratbench ships (``ro-crate-1.1-context.jsonld``, the rocrate 0.13.0
+wheel's), so no network is needed.
 
-    python tests/validate_crate.py CRATE.zip CONTEXT.jsonld    # in an environment with roc-validator
+    python validate_crate.py CRATE.zip CONTEXT.jsonld [SEVERITY]    # in an environment with roc-validator
 
-Prints each issue of REQUIRED severity and "passed" or "failed" (exit status 0 or 1). Run by
-tests/test_provenance.py in the environment named by $STRATBENCH_ROC_VALIDATOR (roc-validator pins rich < 14,
-which import-linter's rich ≥ 14.2 excludes from the project's own environment)."""
+Prints each issue at SEVERITY (REQUIRED, RECOMMENDED or OPTIONAL; default RECOMMENDED) or above, one a line
+(severity, check, the entity or the value at fault, message; tab-separated), then "passed" or "failed" (exit
+status 0 or 1). Run by ``stratbench bundle --validate``
+(:func:`stratbench.records.bundle.validate`) in the python it names: roc-validator pins rich < 14, which
+import-linter's rich >= 14.2 excludes from the project's own environment. Imports nothing of stratbench."""
 import io
 import sys
 import tempfile
@@ -17,7 +19,7 @@ import requests_cache
 from urllib3.response import HTTPResponse
 
 
-def main(crate: str, context_file: str) -> int:
+def main(crate: str, context_file: str, severity: str = "RECOMMENDED") -> int:
     context = Path(context_file).read_bytes()
     cache = str(Path(tempfile.mkdtemp()) / "http")
 
@@ -35,12 +37,14 @@ def main(crate: str, context_file: str) -> int:
     from rocrate_validator.models import ValidationSettings
 
     result = services.validate(ValidationSettings(rocrate_uri=crate, profile_identifier="provenance-run-crate-0.5",
-                                                  offline=True, cache_path=cache, requirement_severity="REQUIRED"))
+                                                  offline=True, cache_path=cache, requirement_severity=severity))
     for issue in result.get_issues():
-        print(issue.severity.name, getattr(issue.check, "identifier", ""), str(issue.message).splitlines()[0][:300])
+        about = getattr(issue, "violatingPropertyValue", None) or getattr(issue, "violatingEntity", None)
+        print(issue.severity.name, getattr(issue.check, "identifier", ""), about,
+              str(issue.message).splitlines()[0][:300], sep="\t")
     print("passed" if result.passed() else "failed")
     return 0 if result.passed() else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:3]))
+    sys.exit(main(*sys.argv[1:4]))
