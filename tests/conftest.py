@@ -108,11 +108,11 @@ def tiny_config(mirror, **changes) -> dict:
     config.update(changes)
     for kind in ("grid", "cv_error"):  # a grid or cv_error study: its kind, without the keys it does not read
         if kind in changes:
-            from stratbench.study.config import KIND_IGNORES
+            from stratbench.study.plans import PLANS
 
             config["kind"] = kind
-            for key in KIND_IGNORES[kind]:
-                config.pop(key, None)
+            for key in [key for key in config if PLANS[kind].refused(key)]:
+                config.pop(key)
     return config
 
 

@@ -6,6 +6,7 @@ before any job runs."""
 
 from __future__ import annotations
 
+import copy
 import difflib
 import inspect
 import warnings
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from stratbench import StratbenchError, papers
+from stratbench import StratbenchError
 from stratbench.datasets import registry
 from stratbench.datasets.local import file_list
 from stratbench.io import memo_file, remember
@@ -31,36 +32,37 @@ class ConfigError(StratbenchError):
         self.keys = keys
 
 
-# what each kind of study does not read: a config that sets one of these for that kind says something it does not do
-KIND_IGNORES = {
-    "benchmark": {"grid": "a grid study's (kind: grid)", "cv_error": "a cv_error study's (kind: cv_error)"},
-    "grid": {"n_splits": "a grid study's k are grid.n_splits", "cv_error": "a cv_error study's (kind: cv_error)",
-             **dict.fromkeys(("classifiers", "classifier_repeats", "classifier_stratifiers", "forest",
-                              "network_stability", "reproduces", "split_seeds"), "a benchmark study's (kind: benchmark)")},
-    "cv_error": {"n_splits": "a cv_error study's k are cv_error.n_splits", "grid": "a grid study's (kind: grid)",
-                 **dict.fromkeys(("classifiers", "classifier_repeats", "classifier_stratifiers", "forest",
-                                  "network_stability", "reproduces", "split_seeds", "dataset_groups", "alpha"),
-                                 "a benchmark study's (kind: benchmark)")},
-}
+def check_kind(config: dict, kind) -> None:
+    """A key the config's ``kind`` (a :class:`~stratbench.study.plans.Plan` subclass) does not read, but another
+    kind does, stops with the key and whose it is (a key no kind reads is the schema's to refuse)."""
+    for key in config:
+        if (whose := kind.refused(key)) is not None:
+            from stratbench.study.plans import PLANS
 
-
-def check_kind(config: dict) -> None:
-    """A key the config's kind does not read stops with the key and whose it is (before defaults fill keys in)."""
-    kind = config.get("kind", "benchmark")
-    for key, whose in KIND_IGNORES.get(kind, {}).items():
-        if key in config:
-            raise ConfigError(f"config: {key}: a {kind} study does not read it ({whose}); remove it"
-                              + (f" or set kind: {key}" if key in KIND_IGNORES else ""), (key,))
+            raise ConfigError(f"config: {key}: a {kind.kind} study does not read it ({whose}); remove it"
+                              + (f" or set kind: {key}" if key in PLANS else ""), (key,))
 
 
 def validate_config(config: dict, schema_path=SCHEMA) -> None:
-    """Check ``config`` against the JSON schema and fill in its defaults. The first error stops with
-    one line naming the key (``config: n_folds: …``), not the schema; so does a key the study's kind
-    does not read (:data:`KIND_IGNORES`)."""
+    """Check ``config`` against the JSON schema of its kind (:meth:`stratbench.study.plans.Plan.schema`) and fill in
+    the defaults of the keys it reads. The first error stops with one line naming the key (``config: n_folds: …``),
+    not the schema; so does a key another kind reads (:func:`check_kind`)."""
     import jsonschema
-    from snakemake.utils import validate
 
-    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    from stratbench.jobs.script import use_import_paths
+    from stratbench.study.plans import kind_class
+
+    every = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    name = config.get("kind", every["properties"]["kind"]["default"])
+    if not isinstance(name, str):
+        raise ConfigError(f"config: kind: {name!r} is not a kind of study's name", ("kind",))
+    use_import_paths(config.get("import_paths") if isinstance(config.get("import_paths"), list) else None)
+    try:
+        kind = kind_class(name)
+    except StratbenchError as exc:
+        raise ConfigError(str(exc), ("kind",)) from None
+    check_kind(config, kind)
+    schema = kind.schema(every)
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(config))
     if error is not None:
         keys, message = tuple(error.absolute_path), error.message
@@ -79,10 +81,24 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
                 message += f"; {near[0]!r} is written, which the config does not read: did you mean {missing!r}?"
         where = "/".join(str(p) for p in error.absolute_path)
         raise ConfigError(f"config{': ' + where if where else ''}: {message}", keys)
-    check_kind(config)
-    validate(config, str(schema_path))  # fills in the schema's defaults
-    for key in set(KIND_IGNORES.get(config.get("kind", "benchmark"), {})) & set(config):
-        del config[key]  # a default of a key this kind does not read: the config checks again as it came
+    _with_defaults(jsonschema.Draft202012Validator)(schema).validate(config)
+
+
+def _with_defaults(validator):
+    """``validator`` that also fills in each missing key's ``default`` (a copy) as it checks an object's properties
+    (the jsonschema FAQ's recipe, as Snakemake's ``validate`` does)."""
+    from jsonschema import validators
+
+    check_properties = validator.VALIDATORS["properties"]
+
+    def properties(checker, specs, instance, schema):
+        if isinstance(instance, dict):
+            for key, spec in specs.items():
+                if "default" in spec:
+                    instance.setdefault(key, copy.deepcopy(spec["default"]))
+        yield from check_properties(checker, specs, instance, schema)
+
+    return validators.extend(validator, {"properties": properties})
 
 
 def locate(keys: tuple, files) -> str | None:
@@ -140,7 +156,7 @@ def check_study(study) -> None:
     """What the schema cannot check, before any job runs: datasets in the registry (or files that
     exist), n_splits no larger than any dataset, methods that resolve and take their parameters,
     groups that name datasets of the study; then the checks of the keys of the study's kind
-    (:data:`KIND_CHECKS`)."""
+    (:meth:`stratbench.study.plans.Plan.check`)."""
     k = study.n_splits
     for d in study.datasets:
         m = study.mulan_name(d)
@@ -156,7 +172,7 @@ def check_study(study) -> None:
             if missing:
                 raise StratbenchError(f"config: dataset {d!r}: no such file {missing[0]}")
         examples = study.shape(d)[0]
-        if k > examples:
+        if k is not None and k > examples:
             raise StratbenchError(f"config: n_splits={k} is greater than the {examples} examples of dataset {d!r}")
     _check_mirror(study)
     for d, entry in study.entries.items():
@@ -184,57 +200,7 @@ def check_study(study) -> None:
         unknown = sorted(set(members) - set(study.datasets))
         if unknown:
             raise StratbenchError(f"config: dataset_groups.{group} names unknown datasets {unknown}")
-    KIND_CHECKS[study.kind](study)
-
-
-def check_benchmark(study) -> None:
-    """A benchmark: the paper it reproduces, the repeats and stratifiers its classifiers are evaluated on."""
-    if study.reproduces is not None:
-        try:
-            papers.get(study.reproduces)  # a registered paper, or one by dotted path (imported and registered)
-        except StratbenchError as exc:
-            raise StratbenchError(f"config: reproduces: {study.reproduces!r} is not a paper of stratbench.papers "
-                                  f"({', '.join(papers.names())}): {exc}") from None
-    if study.config.get("classifier_repeats", 0) > len(study.repeats):
-        raise StratbenchError(f"config: classifier_repeats={study.config['classifier_repeats']} is more than the "
-                              f"{len(study.repeats)} repeats")
-    unknown = sorted(set(study.classifier_stratifiers) - set(study.stratifiers))
-    if unknown:
-        raise StratbenchError(f"config: classifier_stratifiers names stratifiers not in `stratifiers`: {unknown}")
-
-
-def check_grid(study) -> None:
-    """A grid: the datasets of its optimality gap."""
-    unknown = sorted(set(study.optimum.get("datasets", [])) - set(study.datasets))
-    if unknown:
-        raise StratbenchError(f"config: grid.optimum.datasets names unknown datasets {unknown}")
-
-
-def check_cv_error(study) -> None:
-    """A "does it matter" study: a truth pool of ``min_pool`` rows beside every development sample, k no larger
-    than the smallest sample, its baseline among the stratifiers."""
-    cv = study.cv_error
-    if cv["baseline"] not in study.stratifiers:
-        raise StratbenchError(f"config: cv_error.baseline {cv['baseline']!r} is not one of the stratifiers "
-                              f"({', '.join(study.stratifiers)})")
-    if max(cv["n_splits"]) > min(cv["sizes"]):
-        raise StratbenchError(f"config: cv_error.n_splits {max(cv['n_splits'])} is greater than the smallest "
-                              f"development sample ({min(cv['sizes'])} rows)")
-    forest = cv.get("forest") or {}
-    unknown = sorted(set(forest.get("datasets", [])) - set(study.datasets))
-    if unknown or set(forest.get("sizes", [])) - set(cv["sizes"]):
-        raise StratbenchError(f"config: cv_error.forest names datasets or sizes the study does not have: "
-                              f"{unknown or sorted(set(forest['sizes']) - set(cv['sizes']))}")
-    for d in study.datasets:
-        examples = study.shape(d)[0]
-        if max(cv["sizes"]) + cv["min_pool"] > examples:
-            raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development sample of "
-                                  f"{max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
-                                  "(cv_error.min_pool)")
-
-
-KIND_CHECKS = {"benchmark": check_benchmark, "grid": check_grid, "cv_error": check_cv_error}
-"""The checks of the keys only one kind of study reads (the schema has checked their types)."""
+    study.kind_class().check(study)
 
 
 def _check_mirror(study) -> None:
@@ -298,10 +264,11 @@ def _check_synthetic(name: str, params: dict) -> None:
 
 
 def _check_strata(study) -> None:
-    """Columns stratified on beside the labels (``strata:``) are a benchmark's (its make_folds jobs read them); a
+    """Columns stratified on beside the labels (``strata:``) are read by a kind that says so (a benchmark: its
+    make_folds jobs read them); a
     weight other than 1 needs every stratifier of the study to weigh columns (the others refuse weights)."""
     declared = {d: study.strata_spec(d) for d in study.datasets if study.strata_spec(d)}
-    if declared and study.kind != "benchmark":
+    if declared and not study.kind_class().reads_strata:
         raise StratbenchError(f"config: dataset {next(iter(declared))!r} declares strata: a {study.kind} study does not "
                               "read them; declare them in a benchmark study")
     weighted = sorted({f"{d}.{c}" for d, spec in declared.items() for c, e in spec.items() if e.get("weight", 1) != 1})
@@ -315,10 +282,10 @@ def _check_strata(study) -> None:
 
 
 def _check_groups(study) -> None:
-    """Grouped datasets are split by the grid (a study with ``grid:``), by stratifiers that split
-    whole groups; the group baselines (``needs_groups``) split grouped datasets only."""
+    """Grouped datasets are split by a kind that says so (the grid), by stratifiers that split whole groups;
+    the group baselines (``needs_groups``) split grouped datasets only."""
     grouped = [d for d in study.datasets if study.grouped(d)]
-    if grouped and study.kind != "grid":
+    if grouped and not study.kind_class().splits_groups:
         raise StratbenchError(f"config: dataset {grouped[0]!r} is grouped: grouped datasets are split by a grid "
                               "study (kind: grid, grid: {n_splits: [...]}, as config/grouped2026.yaml)")
     for name in study.stratifiers:

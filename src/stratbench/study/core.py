@@ -103,14 +103,19 @@ class Study:
         self.optimum = self.grid.get("optimum") or {}  # the optimality gap's solver settings, empty: none
         self.cv_error = config.get("cv_error") or {}  # the "does it matter" study's settings, empty: none
         self.cv_sizes = self.cv_error.get("sizes", [])
-        # k: a benchmark's one; a grid's or cv_error's largest (what the checks hold every dataset to)
-        ks = {"grid": self.grid_ks, "cv_error": self.cv_error.get("n_splits", [])}.get(self.kind)
-        self.n_splits = max(ks) if ks else config["n_splits"]
+        # k: what the checks hold every dataset to (its kind's: a benchmark's one; a grid's or cv_error's largest)
+        self.n_splits = self.kind_class().largest_k(config)
         network = config.get("network_stability", False)
         self.network_stability = bool(network)
         self.network_max_labels = network.get("max_labels") if isinstance(network, dict) else None
         self.classifier_stratifiers = list(config.get("classifier_stratifiers") or self.stratifiers)
         self.import_paths = config.get("import_paths") or []
+
+    def kind_class(self):
+        """The class of the study's kind (:func:`stratbench.study.plans.kind_class`)."""
+        from stratbench.study.plans import kind_class
+
+        return kind_class(self.kind)
 
     @classmethod
     def load(cls, path: str | Path) -> Study:

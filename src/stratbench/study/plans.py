@@ -1,20 +1,33 @@
-"""What each kind of study makes: one plan per ``kind`` of the config (``benchmark``, ``grid``, ``cv_error``).
+"""Each kind of study as one class: its ``kind`` of the config (``benchmark``, ``grid``, ``cv_error``) is a
+:class:`Plan` subclass.
 
-A plan owns, for its kind, the workflow's default target (:meth:`Plan.targets`: every file the study makes, so a
-file deleted from a finished study is made again by a plain run), the rule files it runs (beyond the shared
+A kind owns its config keys (:meth:`Plan.schema`: the keys every kind reads, the config schema's keys it reads
+(``reads``, of which it needs ``needs``) and keys of its own (``keys``, JSON schemas); a key of another kind is
+refused, naming whose it is), their checks that a schema cannot make (:meth:`Plan.check`), the k every dataset is
+held to (:meth:`Plan.largest_k`), the workflow's default target (:meth:`Plan.targets`: every file the study makes,
+so a file deleted from a finished study is made again by a plain run), the rule files it runs (beyond the shared
 ``common`` and ``datasets``), and where it has them the sizes of its jobs and what its figures are of: read by the
-workflow (``workflow/rules/common.smk``) and by ``stratbench estimate`` alike. :func:`plan` gives a study's plan.
-The checks of a kind's keys are :data:`stratbench.study.config.KIND_CHECKS` (run by every :meth:`Study.checked`).
-A new kind of study is a :class:`Plan` subclass here, its rule file, its keys in the config schema and their check.
+config check, the workflow (``workflow/rules/common.smk``) and ``stratbench estimate`` alike. :func:`plan` gives a
+study's plan, :func:`kind_class` the class of a kind's name.
+
+A new kind of study is a :class:`Plan` subclass and its rule file: here and under ``workflow/rules``, or in a
+user's own module named by dotted path (``kind: mykinds.toy.ToyPlan``, with ``import_paths``), its rule files by
+path.
 """
 
 from __future__ import annotations
 
-from stratbench import papers
+import copy
+from typing import TYPE_CHECKING
+
+from stratbench import StratbenchError, papers
+from stratbench._registry import import_object
 from stratbench.classifiers.forests import shape_forest_seconds
 from stratbench.papers import tables as paper_tables
-from stratbench.study import Study
 from stratbench.study.figures import file_stem
+
+if TYPE_CHECKING:
+    from stratbench.study import Study
 
 # a label matrix of this many cells or more is split one repeat a job (its splits take minutes, and the repeats
 # then run side by side); every smaller one all repeats in one job (its splits take milliseconds to seconds)
@@ -26,15 +39,63 @@ EVALUATE_PER_REPEAT_S = 30.0
 
 
 class Plan:
-    """What a study of one kind makes (``targets``) and the rule files it runs (``rule_files``: names under
-    ``workflow/rules``)."""
+    """A kind of study: its config keys and their checks, its k, what it makes (``targets``) and the rule files it
+    runs (``rule_files``: names under ``workflow/rules``, or paths of ``.smk`` files)."""
 
     kind = ""
     rule_files: tuple[str, ...] = ()
+    shared = ("kind", "study", "seed", "repeats", "threads", "data", "datasets", "stratifiers", "figures",
+              "import_paths")
+    """The config keys every kind reads."""
+    reads: tuple[str, ...] = ()
+    """The config schema's keys of some kinds that this kind reads."""
+    needs: tuple[str, ...] = ()
+    """Of ``reads`` and ``keys``, those a config of this kind must give."""
+    keys: dict = {}
+    """Keys of this kind's own (not in the config schema): each key's JSON schema."""
+    hints: dict = {}
+    """Why this kind refuses a key another kind reads, where more than whose it is (e.g. its own k)."""
+    reads_strata = False
+    """Whether its jobs read the columns a dataset declares to stratify on beside its labels (``strata:``)."""
+    splits_groups = False
+    """Whether it splits grouped datasets (keeping each group in one fold)."""
 
     def __init__(self, study: Study):
         self.study = study
         self.results = study.results
+
+    @classmethod
+    def schema(cls, every: dict) -> dict:
+        """The JSON schema of a config of this kind, from ``every`` (the config schema, every kind's keys): the
+        shared keys, those of ``reads`` and ``keys``; ``additionalProperties`` false; required: the schema's and
+        ``needs``."""
+        known = every["properties"]
+        schema = {k: v for k, v in every.items() if k not in ("properties", "required", "additionalProperties")}
+        schema["required"] = [*every.get("required", []), *cls.needs]  # first: a missing key is named before a stray
+        schema["properties"] = {key: copy.deepcopy(spec) for key, spec in known.items()
+                                if key in cls.shared or key in cls.reads} | copy.deepcopy(cls.keys)
+        schema["additionalProperties"] = False
+        return schema
+
+    @classmethod
+    def refused(cls, key: str) -> str | None:
+        """Why a config of this kind may not set ``key``: whose it is (the first built-in kind that reads it) and
+        this kind's hint; None where this kind reads it or no built-in kind does."""
+        if key in cls.shared or key in cls.reads or key in cls.keys:
+            return None
+        other = next((k for k in PLANS.values() if key in k.reads or key in k.keys), None)
+        if other is None:
+            return None
+        return cls.hints.get(key) or f"a {other.kind} study's (kind: {other.kind})"
+
+    @classmethod
+    def check(cls, study: Study) -> None:
+        """The checks of this kind's keys that the schema cannot make (it has checked their types)."""
+
+    @classmethod
+    def largest_k(cls, config: dict) -> int | None:
+        """The k every dataset of a config of this kind is held to (its largest); None: it splits into no folds."""
+        return config.get("n_splits")
 
     def targets(self) -> list[str]:
         raise NotImplementedError(f"{type(self).__name__}.targets")
@@ -50,6 +111,26 @@ class BenchmarkPlan(Plan):
 
     kind = "benchmark"
     rule_files = ("folds", "fold_quality", "evaluate", "network", "aggregate", "figures", "report")
+    reads = ("n_splits", "classifiers", "classifier_repeats", "classifier_stratifiers", "forest", "network_stability",
+             "reproduces", "split_seeds", "dataset_groups", "alpha")
+    needs = ("n_splits",)
+    reads_strata = True
+
+    @classmethod
+    def check(cls, study: Study) -> None:
+        """The paper it reproduces, the repeats and stratifiers its classifiers are evaluated on."""
+        if study.reproduces is not None:
+            try:
+                papers.get(study.reproduces)  # a registered paper, or one by dotted path (imported and registered)
+            except StratbenchError as exc:
+                raise StratbenchError(f"config: reproduces: {study.reproduces!r} is not a paper of stratbench.papers "
+                                      f"({', '.join(papers.names())}): {exc}") from None
+        if study.config.get("classifier_repeats", 0) > len(study.repeats):
+            raise StratbenchError(f"config: classifier_repeats={study.config['classifier_repeats']} is more than the "
+                                  f"{len(study.repeats)} repeats")
+        unknown = sorted(set(study.classifier_stratifiers) - set(study.stratifiers))
+        if unknown:
+            raise StratbenchError(f"config: classifier_stratifiers names stratifiers not in `stratifiers`: {unknown}")
 
     # --- job sizes ---------------------------------------------------------------------------------
 
@@ -169,6 +250,21 @@ class GridPlan(Plan):
 
     kind = "grid"
     rule_files = ("grid",)
+    reads = ("grid", "dataset_groups", "alpha")
+    needs = ("grid",)
+    hints = {"n_splits": "a grid study's k are grid.n_splits"}
+    splits_groups = True
+
+    @classmethod
+    def check(cls, study: Study) -> None:
+        """The datasets of its optimality gap."""
+        unknown = sorted(set(study.optimum.get("datasets", [])) - set(study.datasets))
+        if unknown:
+            raise StratbenchError(f"config: grid.optimum.datasets names unknown datasets {unknown}")
+
+    @classmethod
+    def largest_k(cls, config: dict) -> int | None:
+        return max(config["grid"]["n_splits"])
 
     def targets(self) -> list[str]:
         study, tables = self.study, f"{self.results}/tables"
@@ -186,6 +282,36 @@ class CvErrorPlan(Plan):
 
     kind = "cv_error"
     rule_files = ("cv_error",)
+    reads = ("cv_error",)
+    needs = ("cv_error",)
+    hints = {"n_splits": "a cv_error study's k are cv_error.n_splits"}
+
+    @classmethod
+    def check(cls, study: Study) -> None:
+        """A truth pool of ``min_pool`` rows beside every development sample, k no larger than the smallest sample,
+        its baseline among the stratifiers."""
+        cv = study.cv_error
+        if cv["baseline"] not in study.stratifiers:
+            raise StratbenchError(f"config: cv_error.baseline {cv['baseline']!r} is not one of the stratifiers "
+                                  f"({', '.join(study.stratifiers)})")
+        if max(cv["n_splits"]) > min(cv["sizes"]):
+            raise StratbenchError(f"config: cv_error.n_splits {max(cv['n_splits'])} is greater than the smallest "
+                                  f"development sample ({min(cv['sizes'])} rows)")
+        forest = cv.get("forest") or {}
+        unknown = sorted(set(forest.get("datasets", [])) - set(study.datasets))
+        if unknown or set(forest.get("sizes", [])) - set(cv["sizes"]):
+            raise StratbenchError(f"config: cv_error.forest names datasets or sizes the study does not have: "
+                                  f"{unknown or sorted(set(forest['sizes']) - set(cv['sizes']))}")
+        for d in study.datasets:
+            examples = study.shape(d)[0]
+            if max(cv["sizes"]) + cv["min_pool"] > examples:
+                raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development "
+                                      f"sample of {max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
+                                      "(cv_error.min_pool)")
+
+    @classmethod
+    def largest_k(cls, config: dict) -> int | None:
+        return max(config["cv_error"]["n_splits"])
     drawn = (("cv_error_decomposition", "pooled"), ("cv_error_decomposition", "part_mean"),
              ("cv_error_count_model", ""), ("cv_error_model_choice", ""))
     """(recipe, subject) of the study's figures (:mod:`stratbench.study.figures`), in the order its job draws them."""
@@ -201,6 +327,20 @@ class CvErrorPlan(Plan):
 PLANS: dict[str, type[Plan]] = {p.kind: p for p in (BenchmarkPlan, GridPlan, CvErrorPlan)}
 
 
+def kind_class(name: str) -> type[Plan]:
+    """The kind of study ``name``: a built-in one (:data:`PLANS`), or the :class:`Plan` subclass at the dotted path
+    ``name`` (imported: its folder on ``import_paths``)."""
+    if name in PLANS:
+        return PLANS[name]
+    if "." in name:
+        found = import_object(name, "kind of study")
+        if isinstance(found, type) and issubclass(found, Plan):
+            return found
+        raise StratbenchError(f"config: kind: {name!r} is a {type(found).__name__}, not a stratbench.study.plans.Plan")
+    raise StratbenchError(f"config: kind: {name!r} is not a kind of study; known: {', '.join(PLANS)} (or a dotted "
+                          "path to a Plan subclass, such as mykinds.toy.ToyPlan)")
+
+
 def plan(study: Study) -> Plan:
     """The plan of ``study``'s kind."""
-    return PLANS[study.kind](study)
+    return kind_class(study.kind)(study)
