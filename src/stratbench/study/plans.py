@@ -98,6 +98,7 @@ class Plan:
         return config.get("n_splits")
 
     def targets(self) -> list[str]:
+        """Every file a study of this kind makes (the workflow's default target), as its jobs name them."""
         raise NotImplementedError(f"{type(self).__name__}.targets")
 
     def figure_files(self, *stems: str) -> list[str]:
@@ -110,7 +111,7 @@ class BenchmarkPlan(Plan):
     and figures of both, and the report of the paper the study reproduces."""
 
     kind = "benchmark"
-    rule_files = ("folds", "fold_quality", "evaluate", "network", "aggregate", "figures", "report")
+    rule_files = ("benchmark", "folds", "fold_quality", "evaluate", "network", "aggregate", "figures", "report")
     reads = ("n_splits", "classifiers", "classifier_repeats", "classifier_stratifiers", "forest", "network_stability",
              "reproduces", "split_seeds", "dataset_groups", "alpha")
     needs = ("n_splits",)
