@@ -99,6 +99,11 @@ def test_a_fourth_kind_is_one_module_and_its_rule_file(tmp_path):
         Study.checked({k: v for k, v in toy_config(tmp_path).items() if k != "label_counts"})
     with pytest.raises(StratbenchError, match=r"config: label_counts.top is more than the 4 labels"):
         Study.checked(toy_config(tmp_path, label_counts={"top": 9}))
+    from stratbench.cost import estimate
+
+    with pytest.raises(StratbenchError, match=r"prices the built-in kinds of study \(benchmark, grid, cv_error\); the "
+                                              r"kind 'toykind.LabelCountsPlan' has no cost model"):
+        estimate(study.config, 1)
     run = run_snakemake(tmp_path / "work", config, "--cores", "1")
     assert run.returncode == 0, run.stderr[-3000:]
     made = (tmp_path / "work" / "results" / "counts" / "label_counts" / "toy.csv").read_text().splitlines()

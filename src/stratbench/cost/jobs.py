@@ -28,7 +28,7 @@ from stratbench.cost.calibration import DatasetCost, ForestCost, calibrate_datas
 from stratbench.cost.requests import BASE_MB, EVALUATION_RULES, WORKER_MB, cost_model
 from stratbench.jobs import server as jobserver
 from stratbench.study import Study
-from stratbench.study.plans import BenchmarkPlan
+from stratbench.study.plans import PLANS, BenchmarkPlan
 
 AGGREGATION_S = 1.5      # a gather, table or figure job beyond its start-up: measured 0.5 s on average in the
 #                          quick study (27 jobs), 2.0 s in the Szymański fold-quality part (22; docs/MEASUREMENTS.md)
@@ -310,8 +310,12 @@ def calibrate_datasets(study: Study, overhead, workdir, samples: int, cores: int
 
 
 def estimate(config: dict, cores: int, workdir=".", samples: int = 24, log=print):
-    """(jobs, summary table, calibration) of the study ``config`` on this machine at ``cores`` cores."""
+    """(jobs, summary table, calibration) of the study ``config`` on this machine at ``cores`` cores (a study of a
+    built-in kind: each has its jobs' cost models)."""
     study = Study(config)
+    if study.kind not in PLANS:
+        raise StratbenchError(f"stratbench estimate prices the built-in kinds of study ({', '.join(PLANS)}); the kind "
+                              f"{study.kind!r} has no cost model of its jobs: time its run instead")
     planned = workflow_plan(config, workdir)
     planned = {rule: n for rule, n in planned.items() if cost_model(rule) != "target"}  # `all` runs nothing
     log(f"planned: {sum(planned.values())} jobs of {len(planned)} rules")
