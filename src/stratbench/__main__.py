@@ -340,6 +340,24 @@ def once(output: str) -> str:
     return re.sub(r"^Job stats:\n(?:.+\n)*\n?", first, output, flags=re.M)
 
 
+def _add_bundle(sub) -> None:
+    """The ``bundle`` command's arguments: the folder, where the crate goes, who deposits it, its check."""
+    bun = sub.add_parser("bundle", help="write a finished study's Workflow Run RO-Crate (a zip to deposit)")
+    bun.add_argument("folder", help="results/<study>")
+    bun.add_argument("--out", help="the zip (default results/<study>.crate.zip)")
+    bun.add_argument("--directory", default=".", help="the workflow's working directory (its logs/)")
+    bun.add_argument("--workflow", help="the workflow folder (default: the checkout's workflow/)")
+    bun.add_argument("--author", help="the person who ran the study and deposits it: the crate's author, each action's agent")
+    bun.add_argument("--orcid", help="the author's ORCID (https://orcid.org/…), their identifier in the crate")
+    bun.add_argument("--affiliation", help="the author's organization (default: the publisher)")
+    bun.add_argument("--publisher", help="the organization that publishes the crate")
+    bun.add_argument("--publisher-url", help="the publisher's web site or ROR id (https://ror.org/…)")
+    bun.add_argument("--license", default="MIT", help="the results' licence, an SPDX identifier (default MIT)")
+    bun.add_argument("--validate", action="store_true",
+                     help="check the crate with roc-validator, offline (Provenance Run Crate 0.5, RECOMMENDED)")
+    bun.add_argument("--validator", help="a python with roc-validator (default $STRATBENCH_ROC_VALIDATOR, else this one)")
+
+
 def main(argv=None) -> int:
     from stratbench import __version__
     from stratbench.stratifiers.catalog import plain
@@ -370,20 +388,7 @@ def main(argv=None) -> int:
     ver.add_argument("folder", help="results/<study>")
     exp = sub.add_parser("export-splits", help="write a finished study's folds as OpenML split files (ARFF)")
     exp.add_argument("folder", help="results/<study>")
-    bun = sub.add_parser("bundle", help="write a finished study's Workflow Run RO-Crate (a zip to deposit)")
-    bun.add_argument("folder", help="results/<study>")
-    bun.add_argument("--out", help="the zip (default results/<study>.crate.zip)")
-    bun.add_argument("--directory", default=".", help="the workflow's working directory (its logs/)")
-    bun.add_argument("--workflow", help="the workflow folder (default: the checkout's workflow/)")
-    bun.add_argument("--author", help="the person who ran the study and deposits it: the crate's author, each action's agent")
-    bun.add_argument("--orcid", help="the author's ORCID (https://orcid.org/…), their identifier in the crate")
-    bun.add_argument("--affiliation", help="the author's organization (default: the publisher)")
-    bun.add_argument("--publisher", help="the organization that publishes the crate")
-    bun.add_argument("--publisher-url", help="the publisher's web site or ROR id (https://ror.org/…)")
-    bun.add_argument("--license", default="MIT", help="the results' licence, an SPDX identifier (default MIT)")
-    bun.add_argument("--validate", action="store_true",
-                     help="check the crate with roc-validator, offline (Provenance Run Crate 0.5, RECOMMENDED)")
-    bun.add_argument("--validator", help="a python with roc-validator (default $STRATBENCH_ROC_VALIDATOR, else this one)")
+    _add_bundle(sub)
     plan = sub.add_parser("plan", help="the jobs a study's run would make, per rule (Snakemake's dry run, its summary)")
     plan.add_argument("--configfile", help="the study (default: the workflow's config/config.yaml)")
     plan.add_argument("--directory", default=".", help="the workflow's working directory")
