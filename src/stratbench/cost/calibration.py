@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import math
+import resource
 import subprocess
 import sys
 import tempfile
@@ -135,18 +136,24 @@ def snakemake_job_seconds(jobs: int = 8) -> float:
     """Snakemake's own work per local job beyond the job's interpreter and ``import snakemake.script``
     (scheduling, the script's preamble, the job's metadata): a workflow of ``jobs`` script jobs that do
     nothing, run on one core, less its dry run (the same parse and plan), per job, less a bare
-    ``import snakemake.script``; 0 where the difference is below the noise."""
+    ``import snakemake.script``; 0 where the difference is below the noise. Each is the CPU time of the processes
+    (:func:`_cpu_seconds`): a wall clock measures the machine's other load as well, several-fold on a busy one."""
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "Snakefile").write_text(NOOP_WORKFLOW)
         Path(tmp, "noop.py").write_text("open(snakemake.output[0], 'w').close()\n")
         command = [sys.executable, "-m", "snakemake", "--cores", "1", "--quiet", "all", "--directory", tmp,
                    "--snakefile", str(Path(tmp, "Snakefile")), "--config", f"jobs={jobs}", "--workflow-profile", "none"]
-        seconds = []
-        for extra in (["--dry-run"], []):
-            start = time.perf_counter()
-            subprocess.run(command + extra, check=True, capture_output=True)
-            seconds.append(time.perf_counter() - start)
-    return max((seconds[1] - seconds[0]) / jobs - import_seconds("import snakemake.script"), 0.0)
+        planned, ran = (_cpu_seconds(command + extra) for extra in (["--dry-run"], []))
+    imported = min(_cpu_seconds([sys.executable, "-c", "import snakemake.script"]) for _ in range(2))
+    return max((ran - planned) / jobs - imported, 0.0)
+
+
+def _cpu_seconds(command: list[str]) -> float:
+    """The CPU time (user and system) of ``command`` and every process it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def forest_overhead(make_forest) -> tuple[float, float]:
