@@ -168,7 +168,7 @@ def test_usable_in_sklearn_cross_validate(name):
     assert len(out["test_score"]) == 3
 
 
-# Issue 57's families, generated: what scikit-learn accepts the library accepts, with scikit-learn's sizes and
+# The families of inputs, generated: what scikit-learn accepts the library accepts, with scikit-learn's sizes and
 # meaning; what it refuses the library refuses with a ValueError of its own, never an internal error.
 SIZE = st.one_of(st.none(), st.integers(-2, 70), st.floats(-0.5, 1.5, allow_nan=False))
 
