@@ -249,7 +249,7 @@ def generated_statistics(name: str, kind: str, params: dict, Y, dependence: floa
 
 FIGURES = ("std_by_stratifier", "fold_distribution", "rank_bars", "critical_difference", "runtime", "paper_claims",
            "label_shares", "grid_critical_difference", "grid_gap", "cv_error_decomposition", "cv_error_count_model",
-           "cv_error_model_choice")  # study_figures.RECIPES (not imported here: the light install has no pandas)
+           "cv_error_model_choice")  # study.figures.RECIPES (not imported here: the light install has no pandas)
 
 
 def _figure(args) -> int:

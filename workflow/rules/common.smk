@@ -73,12 +73,15 @@ PACKAGE = Path(stratbench.__file__).parent
 
 
 def code(*parts):
-    """Package sources a rule depends on, so that a code change re-runs its jobs."""
+    """Package sources a rule depends on, so that a code change re-runs its jobs; a part that is not in the
+    package stops the workflow, naming it (a dependency dropped without a word would never re-run a job)."""
     files = []
     for part in parts:
         p = PACKAGE / part
+        if not p.exists():
+            raise ValueError(f"code({part!r}): no {p}; name the module or folder by its path in the package")
         files += sorted(str(f) for f in p.rglob("*.py")) if p.is_dir() else [str(p)]
-    return [f for f in files if Path(f).exists()]
+    return files
 
 
 def method_sources(kind, name):
@@ -123,7 +126,7 @@ def reproduction_inputs(wildcards):
     inputs = dict(
         statistics=f"{tables}/dataset_statistics.csv",
         fold_quality=f"{tables}/fold_quality_summary.csv",
-        code=code("reproduction.py", "papers"),
+        code=code("papers/reproduction.py", "papers"),
     )
     available = dict(runtime=f"{tables}/stratifier_runtime.csv")
     if study.network_stability:

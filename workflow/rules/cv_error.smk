@@ -85,7 +85,7 @@ rule plot_cv_error:
         choices=f"{study.results}/tables/cv_error_choice.csv",
         theory=f"{study.results}/tables/cv_error_theory.csv",
         estimators=f"{study.results}/tables/cv_error_estimators.csv",
-        code=code("cv_error/figures.py", "cv_error/verdict.py", "figures.py", "study_figures.py"),
+        code=code("cv_error/figures.py", "cv_error/verdict.py", "figures.py", "study/figures.py"),
     output:
         *[
             path

@@ -46,7 +46,7 @@ for plot, recipe, tables, subjects, category, label, under_classifier in CLASSIF
             plot
         input:
             *(f"{study.results}/tables/{table}" for table in tables),
-            code=code("figures.py", "study_figures.py"),
+            code=code("figures.py", "study/figures.py"),
         output:
             *subject_figures(
                 recipe,
@@ -75,7 +75,7 @@ rule plot_fold_quality_ranks:
     input:
         ranks=f"{study.results}/tables/fold_quality_ranks.csv",
         tests=f"{study.results}/tables/fold_quality_friedman_nemenyi.csv",
-        code=code("figures.py", "study_figures.py"),
+        code=code("figures.py", "study/figures.py"),
     output:
         *subject_figures(
             "rank_bars",
@@ -110,7 +110,7 @@ rule plot_label_shares:
     input:
         labels=lambda w: study.dataset_file(w.dataset),
         folds=lambda w: [f"{study.results}/folds/{w.dataset}/{s}/rep0.npz" for s in study.stratifiers],
-        code=code("figures.py", "study_figures.py"),
+        code=code("figures.py", "study/figures.py"),
     output:
         png=report(
             f"{study.results}/figures/label_shares_{{dataset}}.png",
@@ -138,7 +138,7 @@ rule plot_label_shares:
 rule plot_runtime:
     input:
         runtime=f"{study.results}/tables/stratifier_runtime.csv",
-        code=code("figures.py", "study_figures.py"),
+        code=code("figures.py", "study/figures.py"),
     output:
         png=report(
             f"{study.results}/figures/stratifier_runtime.png",

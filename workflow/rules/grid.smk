@@ -59,7 +59,7 @@ rule plot_grid_cd:
     input:
         ranks=f"{study.results}/tables/grid_ranks.csv",
         tests=f"{study.results}/tables/grid_friedman_nemenyi.csv",
-        code=code("figures.py", "study_figures.py"),
+        code=code("figures.py", "study/figures.py"),
     output:
         png=report(
             f"{study.results}/figures/grid_critical_difference_k{{k}}.png",
@@ -138,7 +138,7 @@ rule grid_gap:
     input:
         rows=f"{study.results}/tables/grid_quality.csv",
         optimum=expand(f"{study.results}/optimum/{{dataset}}.csv", dataset=study.optimum.get("datasets", [])),
-        code=code("grid/optimum.py", "figures.py", "study_figures.py"),
+        code=code("grid/optimum.py", "figures.py", "study/figures.py"),
     output:
         csv=f"{study.results}/tables/grid_gap.csv",
         md=report(f"{study.results}/tables/grid_gap.md", caption="../report/grid_gap.rst", category="Grid"),

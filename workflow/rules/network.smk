@@ -2,7 +2,7 @@ rule network_stability:
     input:
         data=lambda w: study.dataset_file(w.dataset),
         folds=expand(f"{study.results}/folds/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.npz", r=study.repeats),
-        code=code("network.py"),
+        code=code("labels/network.py"),
     output:
         expand(f"{study.results}/network/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.csv", r=study.repeats),
     log:

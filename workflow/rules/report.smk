@@ -31,7 +31,7 @@ rule reproduction_report:
 rule plot_paper_claims:
     input:
         unpack(reproduction_inputs),
-        figures=code("figures.py", "study_figures.py"),
+        figures=code("figures.py", "study/figures.py"),
     output:
         png=report(
             f"{study.results}/figures/paper_claims.png",
