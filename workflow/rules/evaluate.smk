@@ -4,7 +4,8 @@ rule evaluate_repeats:
         folds=expand(
             f"{study.results}/folds/{{{{dataset}}}}/{{{{stratifier}}}}/rep{{r}}.npz", r=study.classifier_repeats
         ),
-        code=lambda w: method_sources("classifier", w.classifier) + code("measures/classification.py", "classifiers/evaluation.py"),
+        code=lambda w: method_sources("classifier", w.classifier)
+        + code("measures/classification.py", "classifiers/evaluation.py"),
     output:
         # every repeat of one (dataset, stratifier, classifier) in one job: a small dataset's forests take
         # seconds a repeat, a job's start-up about two (stratbench.study.plans.EVALUATE_PER_REPEAT_S)
@@ -36,7 +37,8 @@ rule evaluate:
     input:
         data=lambda w: study.dataset_file(w.dataset),
         folds=[f"{study.results}/folds/{{dataset}}/{{stratifier}}/rep{{repeat}}.npz"],
-        code=lambda w: method_sources("classifier", w.classifier) + code("measures/classification.py", "classifiers/evaluation.py"),
+        code=lambda w: method_sources("classifier", w.classifier)
+        + code("measures/classification.py", "classifiers/evaluation.py"),
     output:
         # a dataset whose forests take half a minute a repeat or more: one repeat a job, side by side
         f"{study.results}/scores/{{dataset}}/{{stratifier}}/{{classifier}}/rep{{repeat}}.csv",
