@@ -93,7 +93,7 @@ def stale_log(work: Path) -> Path:
     return log
 
 
-def test_only_the_study_s_current_jobs_are_its_record(copied_study):
+def test_only_the_study_s_current_jobs_are_its_record(copied_study, monkeypatch):
     """A job counts where its outputs are the study's files or, in turn, the inputs of a job that made them (the
     plan's targets walked back through the jobs' records); a stale log's hour of CPU is not the study's."""
     from stratbench.records.provenance import cpu_hours, current_jobs, usage
@@ -105,7 +105,7 @@ def test_only_the_study_s_current_jobs_are_its_record(copied_study):
     stale_log(copied_study)
     every = usage(logs)
     record = json.loads((copied_study / "results" / "tiny" / PROVENANCE).read_text())
-    os.chdir(copied_study)
+    monkeypatch.chdir(copied_study)  # the plan names its files from the working folder
     targets = plan(Study(record["config"])).targets()
     current = usage(logs, targets)
     assert len(every) == len(before) + 1 and any(j["wildcards"].get("dataset") == "gone" for j in every)
@@ -135,6 +135,7 @@ def test_the_bundle_is_a_provenance_run_crate(copied_study, tmp_path, capsys):
     check = ["--validate", "--validator", validator] if validator else []
     assert main([*bundle, *deposit, "--out", str(tmp_path / "tiny.zip"), *check]) == 0
     said = capsys.readouterr().out
+    assert not (copied_study / ".snakemake").exists()  # the crate's own files made aside, not in the run's folder
     with zipfile.ZipFile(tmp_path / "tiny.zip") as z:
         names = set(z.namelist())
         graph = json.loads(z.read("ro-crate-metadata.json"))["@graph"]
@@ -156,6 +157,9 @@ def test_the_bundle_is_a_provenance_run_crate(copied_study, tmp_path, capsys):
     assert {e["@id"] for e in jobs} | {"#run", "#orchestration"} <= mentioned
     files = [e for e in graph if e["@type"] == "File" or "File" in e["@type"]]
     assert files and all(e.get("encodingFormat") for e in files)
+    assert by_id["#tool-make_folds"]["url"] == "workflow/rules/folds.smk"  # each rule's tool by the file declaring it
+    made = by_id["#tool-plot_std_by_stratifier"]  # a rule made in a loop of figures.smk: no file named for it
+    assert made["url"] == "workflow/Snakefile" and "declared in" not in made["description"]
     folds = next(e for e in jobs if e["name"].startswith("make_folds dataset=emotions stratifier=iterative"))
     assert {"@id": "results/folds/emotions/iterative/rep0.npz"} in folds["result"]
     assert by_id["#orchestration"]["@type"] == "OrganizeAction" and by_id["#run"]["instrument"] == {

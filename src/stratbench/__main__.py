@@ -49,14 +49,11 @@ from stratbench import StratbenchError
 
 
 def _load_study(path):
-    """The study of ``path`` read as Snakemake reads it: its ``import_paths`` first on the path, then checked."""
-    from stratbench.jobs.script import use_import_paths
+    """The study of ``path`` read and checked as Snakemake reads it (its ``import_paths`` first on the path)."""
     from stratbench.study import Study
     from stratbench.study.config import read_config
 
-    config = read_config(path)
-    use_import_paths(config.get("import_paths"))
-    return Study.checked(config, files=[path])
+    return Study.checked(read_config(path), files=[path])
 
 
 def _estimate(args) -> int:

@@ -8,7 +8,6 @@ import stratbench
 from snakemake.logging import logger
 from stratbench import cost, papers
 from stratbench.jobs import server as jobserver
-from stratbench.jobs.script import use_import_paths
 from stratbench.datasets import registry
 from stratbench.cv_error.learners import SELECTION
 from stratbench.cv_error.run import learners_of
@@ -18,7 +17,6 @@ from stratbench.records.provenance import record_run
 from stratbench.study import Study
 
 RUN = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}  # the run's start: set again by onstart
-use_import_paths(config.get("import_paths"))  # folders holding a user's own methods (dotted paths)
 
 
 def stop_jobserver():

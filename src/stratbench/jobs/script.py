@@ -1,6 +1,7 @@
 """The job side of the workflow: what every script under workflow/scripts calls first (:func:`setup`: its log,
 the user's import paths, its usage line at exit) and last (:func:`finish`); :func:`use_import_paths` is also
-called by the Snakefile, for the methods a config names by dotted path. Nothing here touches Snakemake itself."""
+called by a study's check (:func:`stratbench.study.plans.kind_of`), for the kinds and methods a config names by
+dotted path. Nothing here touches Snakemake itself."""
 
 from __future__ import annotations
 

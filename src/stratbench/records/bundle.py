@@ -20,6 +20,7 @@ organization) is the depositor's to say; without them the crate misses the profi
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -72,13 +73,11 @@ def one(ids: list[dict]) -> dict | list[dict]:
 
 
 def rules_by_file(workflow: Path) -> dict[str, str]:
-    """Each rule of the workflow folder and the file (relative to the folder) that declares it."""
-    found = {}
-    for f in sorted([workflow / "Snakefile", *workflow.rglob("*.smk")]):
-        for line in f.read_text(encoding="utf-8").splitlines():
-            if line.startswith("rule ") and line.rstrip().endswith(":"):
-                found[line[5:].rstrip()[:-1].strip()] = f.relative_to(workflow).as_posix()
-    return found
+    """Each rule the workflow folder declares by name (``rule NAME:``), and the file (relative to the folder) that
+    does; a rule made in a loop (``rule:`` with ``name:``) is not among them."""
+    return {name: f.relative_to(workflow).as_posix()
+            for f in sorted([workflow / "Snakefile", *workflow.rglob("*.smk")])
+            for name in re.findall(r"^\s*rule (\w+):", f.read_text(encoding="utf-8"), re.M)}
 
 
 def bundle(results: str | Path, out: str | Path | None = None, workdir: str | Path = ".",
@@ -212,10 +211,11 @@ def _run(crate, record: dict, wf, config, outputs: dict, run_jobs: list[dict], f
     rules = sorted({j["rule"] for j in run_jobs})
     tools, steps = {}, {}
     for position, rule in enumerate(rules):
-        where = f"workflow/{files.get(rule, 'Snakefile')}"
+        where = f"workflow/{files[rule]}" if rule in files else "workflow/Snakefile"
+        declared = f"declared in {where}" if rule in files else "made by its Snakefile or a rule file it includes"
         tools[rule] = crate.add(ContextEntity(crate, f"#tool-{rule}", properties={
             "@type": "SoftwareApplication", "name": f"rule {rule}", "softwareVersion": version, "url": where,
-            "description": f"the rule {rule} of the stratbench workflow, declared in {where}"}))
+            "description": f"the rule {rule} of the stratbench workflow, {declared}"}))
         steps[rule] = crate.add(ContextEntity(crate, f"#step-{rule}", properties={
             "@type": "HowToStep", "name": rule, "position": str(position), "workExample": {"@id": f"#tool-{rule}"}}))
     wf["hasPart"] = [{"@id": t.id} for t in tools.values()]  # the tools it orchestrates; its sources are in the crate

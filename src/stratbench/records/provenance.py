@@ -168,10 +168,10 @@ def data_files(study, workdir: str | os.PathLike = ".") -> list[dict]:
 
 
 def provenance(study, config_files, command: str, started: str, finished: str, workdir=".", checkout=None,
-               targets=None) -> dict:
+               jobs=None) -> dict:
     """The record of a run (module doc); ``checkout``: a folder of the git checkout that ran it (the workflow's;
-    default the package's own); ``targets``: the study's files, whose jobs' CPU is counted (default: every job
-    logged under ``logs/<study>``)."""
+    default the package's own); ``jobs``: those whose CPU is counted (:func:`usage`; default: every job logged
+    under ``logs/<study>``)."""
     import stratbench
 
     return {
@@ -186,7 +186,7 @@ def provenance(study, config_files, command: str, started: str, finished: str, w
         "software": software(),
         "machine": machine(),
         "data": data_files(study, workdir),
-        "cpu_hours": cpu_hours(usage(Path(workdir) / "logs" / study.name, targets)),
+        "cpu_hours": cpu_hours(usage(Path(workdir) / "logs" / study.name) if jobs is None else jobs),
     }
 
 
@@ -261,7 +261,8 @@ def record_run(study, config_files, command: str, started: str, workdir=".", che
     ``targets`` (the study's files: its current jobs, :func:`current_jobs`)."""
     results = Path(workdir) / study.results
     finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    record = provenance(study, config_files, command, started, finished, workdir, checkout, targets)
+    jobs = usage(Path(workdir) / "logs" / study.name, targets)  # the logs read once, for both records
+    record = provenance(study, config_files, command, started, finished, workdir, checkout, jobs)
     write_text(results / PROVENANCE, json.dumps(record, indent=1, default=str, ensure_ascii=False) + "\n")
     report = results / "report" / "reproduction.csv"
     if study.reproduces and report.is_file():
@@ -269,7 +270,7 @@ def record_run(study, config_files, command: str, started: str, workdir=".", che
 
         m = record["machine"]
         rerun = f"snakemake --cores N --configfile {' '.join(str(f) for f in config_files)} {study.results}/report/reproduction.csv"
-        table = claims(pd.read_csv(report), usage(Path(workdir) / "logs" / study.name, targets), rerun,
+        table = claims(pd.read_csv(report), jobs, rerun,
                        f"{m['cpu']}, {m['cores']} cores, {m['os']}")
         with atomic_path(results / "claims.tsv") as tmp:
             table.to_csv(tmp, sep="\t", index=False, lineterminator="\n")

@@ -49,16 +49,11 @@ def validate_config(config: dict, schema_path=SCHEMA) -> None:
     not the schema; so does a key another kind reads (:func:`check_kind`)."""
     import jsonschema
 
-    from stratbench.jobs.script import use_import_paths
-    from stratbench.study.plans import kind_class
+    from stratbench.study.plans import kind_of
 
     every = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
-    name = config.get("kind", every["properties"]["kind"]["default"])
-    if not isinstance(name, str):
-        raise ConfigError(f"config: kind: {name!r} is not a kind of study's name", ("kind",))
-    use_import_paths(config.get("import_paths") if isinstance(config.get("import_paths"), list) else None)
     try:
-        kind = kind_class(name)
+        kind = kind_of(config)
     except StratbenchError as exc:
         raise ConfigError(str(exc), ("kind",)) from None
     check_kind(config, kind)

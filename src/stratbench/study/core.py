@@ -112,10 +112,10 @@ class Study:
         self.import_paths = config.get("import_paths") or []
 
     def kind_class(self):
-        """The class of the study's kind (:func:`stratbench.study.plans.kind_class`)."""
-        from stratbench.study.plans import kind_class
+        """The class of the study's kind (:func:`stratbench.study.plans.kind_of`)."""
+        from stratbench.study.plans import kind_of
 
-        return kind_class(self.kind)
+        return kind_of(self.config)
 
     @classmethod
     def load(cls, path: str | Path) -> Study:

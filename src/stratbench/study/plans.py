@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from stratbench import StratbenchError, papers
 from stratbench._registry import import_object
 from stratbench.classifiers.forests import shape_forest_seconds
+from stratbench.jobs.script import use_import_paths
 from stratbench.papers import tables as paper_tables
 from stratbench.study.figures import file_stem
 
@@ -328,9 +329,19 @@ class CvErrorPlan(Plan):
 PLANS: dict[str, type[Plan]] = {p.kind: p for p in (BenchmarkPlan, GridPlan, CvErrorPlan)}
 
 
+def kind_of(config: dict) -> type[Plan]:
+    """The kind of study of ``config`` (its ``kind``, default ``benchmark``; :func:`kind_class`), with the config's
+    ``import_paths`` first on the path, where a kind of one's own is found."""
+    paths = config.get("import_paths")
+    use_import_paths(paths if isinstance(paths, list) else None)  # before the schema's check: a list or nothing
+    return kind_class(config.get("kind", "benchmark"))
+
+
 def kind_class(name: str) -> type[Plan]:
     """The kind of study ``name``: a built-in one (:data:`PLANS`), or the :class:`Plan` subclass at the dotted path
     ``name`` (imported: its folder on ``import_paths``)."""
+    if not isinstance(name, str):
+        raise StratbenchError(f"config: kind: {name!r} is not a kind of study's name")
     if name in PLANS:
         return PLANS[name]
     if "." in name:
