@@ -397,23 +397,29 @@ def test_a_module_grouped_into_a_room_answers_by_its_old_path_with_a_deprecation
     import json
     import subprocess
     import sys
+    import textwrap
 
     from stratbench import MOVED
 
     user = tmp_path / "user.py"
-    user.write_text("import importlib, json, sys, warnings\nfrom stratbench import MOVED\nout = {}\n"
-                    "for old, new in MOVED.items():\n"
-                    "    with warnings.catch_warnings(record=True) as said:\n"
-                    "        warnings.simplefilter('always')\n"
-                    "        module = __import__(old, fromlist=['_'])  # as an import statement does\n"
-                    "    out[old] = [module is importlib.import_module(new), [(str(w.message), w.filename, w.category.__name__)"
-                    " for w in said]]\n"
-                    "import stratbench\ndel sys.modules['stratbench.conformance'], stratbench.conformance  # once more:\n"
-                    "with warnings.catch_warnings(record=True) as said:\n"
-                    "    warnings.simplefilter('always')\n"
-                    "    from stratbench import conformance  # the form `from package import module`\n"
-                    "out['from'] = [(w.filename, w.lineno) for w in said]\n"
-                    "print(json.dumps(out))\n")
+    user.write_text(textwrap.dedent("""\
+        import importlib, json, sys, warnings
+        from stratbench import MOVED
+        out = {}
+        for old, new in MOVED.items():
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always")
+                module = __import__(old, fromlist=["_"])  # as an import statement does
+            out[old] = [module is importlib.import_module(new),
+                        [(str(w.message), w.filename, w.category.__name__) for w in said]]
+        import stratbench
+        del sys.modules["stratbench.conformance"], stratbench.conformance  # imported once more:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            from stratbench import conformance  # the form `from package import module`
+        out["from"] = [(w.filename, w.lineno) for w in said]
+        print(json.dumps(out))
+        """))
     done = subprocess.run([sys.executable, str(user)], capture_output=True, text=True, check=True)
     found = json.loads(done.stdout)
     assert len(MOVED) == 12 and set(found) == {*MOVED, "from"}
