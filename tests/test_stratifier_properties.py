@@ -216,7 +216,8 @@ def test_group_ids_are_taken_where_group_kfold_takes_them_and_kept_whole(ids):
 
 
 METHOD = st.one_of(st.text(max_size=12), st.sampled_from(["ITERATIVE", " iterative", "iterativ", "os.path", "numpy.ndarray",
-                                                          "sklearn.model_selection.KFold", "stratbench.nothing.Here"]),
+                                                          "sklearn.model_selection.KFold", "stratbench.nothing.Here",
+                                                          "..", ".iterative", "os..path", "1x.y", "os.path."]),
                    st.integers(), st.none(), st.just(ShuffleSplit))
 
 

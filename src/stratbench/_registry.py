@@ -18,6 +18,9 @@ def import_object(path: str, kind: str):
     """The object at the dotted ``path`` (``module.attribute``), imported; one line naming ``kind`` and the
     path where it cannot be."""
     module_name, _, attr = path.rpartition(".")
+    if not module_name or not all(part.isidentifier() for part in path.split(".")):
+        raise StratbenchError(f"cannot import {kind} {path!r}: a dotted path is absolute, names joined by dots "
+                              f"(mypackage.module.MyClass)")
     try:
         return getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError, ValueError) as exc:
