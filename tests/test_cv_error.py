@@ -11,8 +11,23 @@ from stratbench import StratbenchError
 from stratbench.__main__ import main
 from stratbench.cv_error.learners import RIDGE_LAMBDA, NearestNeighbours, Ridge, normalised_rows, similarity
 from stratbench.cv_error.measures import label_auc, label_f1, part_measures
-from stratbench.cv_error.run import cv_estimates, development_rows, estimate_rows, splitter_factory, truth_rows
-from stratbench.cv_error.summary import choice_table, error_table, paired_table
+from stratbench.cv_error.run import (
+    cv_estimates,
+    development_rows,
+    estimate_rows,
+    label_set,
+    splitter_factory,
+    truth_rows,
+    truth_set,
+)
+from stratbench.cv_error.summary import (
+    choice_table,
+    dataset_table,
+    error_table,
+    headline_table,
+    overlap_t_test,
+    paired_table,
+)
 from stratbench.figures import MAX_HEIGHT
 from stratbench.study import Study
 
@@ -61,16 +76,46 @@ def test_knn_votes_of_the_nearest_rows():
     np.testing.assert_allclose(scores, [[0.8, 0.8], [0.2, 0.2]])
 
 
-def test_development_samples_are_seeded_independent_per_size_and_disjoint_from_their_pool():
-    dev, pool = development_rows(100, 30, 5, "d", 0)
-    assert len(dev) == 30 and len(pool) == 70 and not set(dev) & set(pool)
-    dev50, _ = development_rows(100, 50, 5, "d", 0)
+def test_one_fixed_truth_set_per_dataset_and_samples_drawn_from_the_rest():
+    truth = truth_set(100, 5, "d", 40)
+    assert len(truth) == 40 and np.array_equal(truth, np.sort(truth))
+    np.testing.assert_array_equal(truth_set(100, 5, "d", 40), truth)  # drawn once: the same for every size and sample
+    assert not np.array_equal(truth_set(100, 5, "e", 40), truth)
+    dev = development_rows(100, 30, 5, "d", 0, 40)
+    assert len(dev) == 30 and len(set(dev)) == 30 and not set(dev) & set(truth)
+    for m in (10, 30, 60):  # 60 = every row outside the truth set
+        for r in range(5):
+            assert not set(development_rows(100, m, 5, "d", r, 40)) & set(truth)
+    assert set(development_rows(100, 60, 5, "d", 0, 40)) == set(range(100)) - set(truth)
+    dev50 = development_rows(100, 50, 5, "d", 0, 40)
     assert not np.array_equal(dev50[:30], dev)  # drawn anew for each size: the sizes' tests are independent
-    assert not np.array_equal(development_rows(100, 30, 5, "d", 1)[0], dev)
-    np.testing.assert_array_equal(development_rows(100, 30, 5, "d", 0)[0], dev)
-    capped_dev, capped_pool = development_rows(100, 30, 5, "d", 0, max_pool=20)
-    np.testing.assert_array_equal(capped_dev, dev)  # the pool's cap leaves the sample alone
-    assert len(capped_pool) == 20 and set(capped_pool) <= set(pool)
+    assert not np.array_equal(development_rows(100, 30, 5, "d", 1, 40), dev)
+    np.testing.assert_array_equal(development_rows(100, 30, 5, "d", 0, 40), dev)
+
+
+def test_a_macro_measure_averages_over_one_label_set_in_truth_and_estimate():
+    """Label 2 has 1 positive in the sample: at k = 2 it is out of both the truth's and the estimate's macro-F1 (it
+    could have no positive in a part); micro-F1 and Hamming loss keep every label."""
+    Y = np.array([[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 0]])
+    np.testing.assert_array_equal(label_set(Y, 2), [0, 1])
+    np.testing.assert_array_equal(label_set(Y, 4), [])
+    S = np.array([[0.9, 0.1, 0.1], [0.8, 0.7, 0.6], [0.2, 0.9, 0.2], [0.6, 0.3, 0.1]])
+    every, kept = part_measures(Y, S), part_measures(Y, S, label_set(Y, 2))
+    # label 0: TP 3 → F1 1; label 1: TP 2, FN 1 → 4/5; label 2: TP 0, FP 1, FN 1 → 0
+    assert every["macro_f1"][0] == pytest.approx((1 + 0.8 + 0) / 3)
+    assert kept["macro_f1"][0] == pytest.approx((1 + 0.8) / 2)
+    assert kept["micro_f1"] == every["micro_f1"] and kept["hamming_loss"] == every["hamming_loss"]
+    assert np.isnan(part_measures(Y, S, label_set(Y, 4))["macro_auc"][0])  # no label in the set
+    # the truth rows say how many labels a macro measure counted, the same k as the estimate's
+    rng = np.random.default_rng(4)
+    X, Yb = rng.normal(size=(90, 4)), (rng.random((90, 6)) < [0.5, 0.4, 0.3, 0.05, 0.02, 0.3]).astype(int)
+    rows = pd.DataFrame(truth_rows(X, Yb, 40, 2, ["ridge"], [3, 5], 7, "d", 30, resamples=0),
+                        columns=["sample", "learner", "measure", "target", "k", "labels", "rest", "truth", "noise"])
+    for (r, k), part in rows.groupby(["sample", "k"]):
+        dev = development_rows(90, 40, 7, "d", r, 30)
+        expected = len(label_set(Yb[dev], k))
+        assert (part[part["measure"].isin(["macro_f1", "macro_auc"])]["labels"] == expected).all()
+        assert (part[part["measure"] == "micro_f1"]["labels"] == 6).all() and (part["rest"] == 60).all()
 
 
 def test_a_label_absent_from_a_training_part_scores_exactly_zero_and_its_auc_is_one_half():
@@ -114,9 +159,20 @@ def test_the_pooled_estimate_scores_every_out_of_fold_prediction_at_once():
 def test_estimates_are_deterministic_and_the_unshuffled_kfold_gives_one_split():
     rng = np.random.default_rng(1)
     X, Y = rng.normal(size=(120, 5)), (rng.random((120, 4)) < 0.3).astype(np.int8)
-    run = lambda name: estimate_rows(X, Y, 60, 2, 3, [3], ["knn", "ridge"], splitter_factory(name, {}), 7, "d")
+    run = lambda name, stream=None: estimate_rows(X, Y, 60, 2, 3, [3], ["knn", "ridge"], splitter_factory(name, {}), 7,
+                                                  "d", 40, stream)
     rows, again = run("iterative"), run("iterative")
-    assert all(rows[part] == again[part] for part in ("stats", "choices", "theory"))
+    assert all(rows[part] == again[part] for part in ("estimates", "stats", "choices", "theory"))
+    estimates = pd.DataFrame(rows["estimates"], columns=["sample", "k", "learner", "measure", "estimator", "repeat",
+                                                         "estimate"])
+    assert len(estimates) == 3 * len(rows["stats"])  # every repeat's estimate kept
+    first = estimates[(estimates["sample"] == 0) & (estimates["learner"] == "ridge")
+                      & (estimates["measure"] == "micro_f1") & (estimates["estimator"] == "pooled")]["estimate"]
+    stat = next(r for r in rows["stats"] if r[0] == 0 and r[2:5] == ("ridge", "micro_f1", "pooled"))
+    assert stat[6] == pytest.approx(first.mean()) and stat[7] == pytest.approx(first.var(ddof=0))
+    # a control of the baseline's class on its own seed stream splits otherwise; the shared stream, the same
+    assert run("random")["estimates"] != run("random", "random_b")["estimates"]
+    assert run("random")["estimates"] == run("random")["estimates"]
     assert [s[:5] for s in rows["splits"]] == [s[:5] for s in again["splits"]]  # all but the seconds
     assert len(rows["stats"]) == 2 * 2 * 6 * 2  # samples × learners × measures × estimators at one k
     kfold = run("kfold")
@@ -126,12 +182,13 @@ def test_estimates_are_deterministic_and_the_unshuffled_kfold_gives_one_split():
     picks = pd.DataFrame(rows["choices"], columns=["sample", "k", "measure", "estimator", "task", "candidate", "picked"])
     assert (picks.groupby(["sample", "measure", "estimator", "task"])["picked"].sum() == 3).all()
     assert set(picks["task"]) == {"learner", "neighbours"}
-    truth = truth_rows(X, Y, 60, 2, ["knn"], [3], 7, "d")
-    assert len(truth) == 2 * 6 * 2 and all(0 <= r[5] <= 1 for r in truth)  # err_xy and err
+    truth = truth_rows(X, Y, 60, 2, ["knn"], [3], 7, "d", 40)
+    assert len(truth) == 2 * 6 * 2 and all(0 <= r[7] <= 1 for r in truth)  # err_xy and err
 
 
 def _samples():
-    """Two samples of one cell, two stratifiers, hand-made per-sample means, variances and truths."""
+    """Two samples of one cell, two stratifiers, hand-made per-sample means, variances (ddof 0 over J = 2 repeats)
+    and truths; samples of 50 rows drawn from a rest of 500."""
     rows = []
     truth = [0.5, 0.6]
     stats = {"random": [(0.5, 0.01), (0.7, 0.01)], "iterative": [(0.5, 0.0), (0.6, 0.0)]}
@@ -139,8 +196,8 @@ def _samples():
         for r, (mean, variance) in enumerate(values):
             rows.append(dict(dataset="d", m=50, stratifier=s, sample=r, k=5, learner="a", measure="micro_f1",
                              estimator="pooled", repeats=2, mean=mean, variance=variance, undefined=0.0,
-                             parts_undefined=0.0, truth=truth[r], noise=0.001, fresh=truth[r] - 0.05,
-                             d=mean - truth[r]))
+                             parts_undefined=0.0, truth=truth[r], noise=0.001, fresh=truth[r] - 0.05, labels=4,
+                             rest=500, d=mean - truth[r]))
     return pd.DataFrame(rows)
 
 
@@ -149,35 +206,114 @@ def test_the_decomposition_by_hand():
     splits = pd.DataFrame([dict(dataset="d", m=50, stratifier=s, sample=r, k=5, splits=2, test_sets=10,
                                 distinct_test_sets=10, split_seconds=0.0) for s in ("random", "iterative") for r in (0, 1)])
     t = error_table(samples, splits, ["random", "iterative"]).set_index("stratifier")
-    # random: d = 0, +0.1 → bias 0.05, sample term var(0, 0.1) = 0.0025, split 0.01; mse = 0.0025 + 0.01 + 0.0025
+    # random: d = 0, +0.1; v = 0.01 over J = 2 → u = 0.02. s²_d = 0.005 (ddof 1). split = 0.02; sample term =
+    # 0.005 − 0.02/2 = −0.005; bias² = 0.05² − 0.005/2 = 0; mse = mean(0.01 + 0, 0.01 + 0.01) = 0.015 = their sum
     assert t.loc["random", "bias"] == pytest.approx(0.05)
-    assert t.loc["random", "split_variance"] == pytest.approx(0.01)
-    assert t.loc["random", "sample_term"] == pytest.approx(0.0025)
+    assert t.loc["random", "bias2"] == pytest.approx(0.0, abs=1e-15)
+    assert t.loc["random", "split_variance"] == pytest.approx(0.02)
+    assert t.loc["random", "sample_term"] == pytest.approx(-0.005)
     assert t.loc["random", "mse"] == pytest.approx(0.015)
     assert t.loc["random", "truth_noise"] == pytest.approx(0.001)
     assert t.loc["random", "corr"] == pytest.approx(1.0)  # means 0.5, 0.7 against truths 0.5, 0.6
-    # against err (truth − 0.05 each: mean 0.5): bias_err = 0.6 − 0.5, sample_err = var(0.5, 0.7) = 0.01
+    assert (t.loc["random", "overlap"], t.loc["random", "labels"]) == (0.1, 4.0)
+    # against err (truth − 0.05 each: mean 0.5): bias_err = 0.6 − 0.5; mse_err = mean(0.01 + 0², 0.01 + 0.2²)
     assert t.loc["random", "err"] == pytest.approx(0.5) and t.loc["random", "bias_err"] == pytest.approx(0.1)
-    assert t.loc["random", "mse_err"] == pytest.approx(0.01 + 0.01 + 0.01)
+    assert t.loc["random", "mse_err"] == pytest.approx(0.03)
     assert t.loc["iterative", "mse"] == pytest.approx(0.0, abs=1e-15)
+
+
+def test_the_components_are_unbiased_where_ddof_0_was_not():
+    """Simulated CVs with a known bias b, split variance σ² and sample term τ²: the mean of each estimate over
+    many studies of R = 5 samples and J = 3 repeats lands on its truth; the old estimates (ddof 0, no σ²/J or
+    Var(d)/R correction) miss: the split variance by a third, bias² and the sample term by 0.00067 each."""
+    from stratbench.cv_error.summary import _terms
+
+    rng = np.random.default_rng(11)
+    studies, R, J, b, sigma2, tau2 = 20000, 5, 3, 0.05, 0.004, 0.002
+    mu = b + rng.normal(0, np.sqrt(tau2), (studies, R))  # E[ê | D] − t of each sample
+    e = mu[..., None] + rng.normal(0, np.sqrt(sigma2), (studies, R, J))  # each repeat's estimate − t
+    d, v = e.mean(axis=-1), e.var(axis=-1)
+    bias2, split, sample, mse = (x.mean() for x in _terms(d, v, np.full(d.shape, J)))
+    se = 4 * np.array([x.std() / np.sqrt(studies) for x in _terms(d, v, np.full(d.shape, J))])
+    assert abs(bias2 - b**2) < se[0] and abs(split - sigma2) < se[1] and abs(sample - tau2) < se[2]
+    assert abs(mse - (b**2 + sigma2 + tau2)) < se[3]  # the MSE of one CV
+    old_bias2, old_split, old_sample = (d.mean(axis=-1) ** 2).mean(), v.mean(), d.var(axis=-1).mean()
+    assert sigma2 - old_split > 5 * se[1] and old_sample - tau2 > 5 * se[2] and old_bias2 - b**2 > 5 * se[0]
 
 
 def test_the_paired_comparison_by_hand():
     samples = _samples()
     row = paired_table(samples, "random").iloc[0]
-    assert row["stratifier"] == "iterative" and row["samples"] == 2
+    assert row["stratifier"] == "iterative" and row["samples"] == 2 and not row["control"]
     assert row["mse_ratio"] == pytest.approx(0.0, abs=1e-12) and row["split_ratio"] == 0.0
-    assert row["bias2_shift"] == pytest.approx(-0.0025 / 0.015)
-    assert row["split_variance_shift"] == pytest.approx(-0.01 / 0.015)
+    assert row["bias2_shift"] == pytest.approx(0.0, abs=1e-12)
+    assert row["split_variance_shift"] == pytest.approx(-0.02 / 0.015)
     assert (row["wins"], row["losses"]) == (2, 0)
-    assert row["p"] == pytest.approx(0.5)  # two-sided signed-rank, 2 samples: 2 of 4 sign patterns
-    assert not row["significant"]
+    # per-sample squared-error differences −0.01, −0.02: mean −0.015, s² 5e-5; overlap 50/500 = 0.1:
+    # t = −0.015/sqrt(5e-5 (1/2 + 0.1/0.9)) = −2.7136 on 1 degree of freedom (Cauchy): p = 1 − 2 atan(2.7136)/π
+    assert row["mse_difference"] == pytest.approx(-0.015)
+    assert row["t"] == pytest.approx(-2.713602) and row["p"] == pytest.approx(0.2247727)
+    assert row["q"] == pytest.approx(0.2247727) and not row["significant"]
+    # one iterative CV (MSE 0) equals the mean of J random ones where 0 = bias² + sample term + split/J:
+    # 0 − 0.005 + 0.02/J → J = 4
+    assert row["random_repeats"] == pytest.approx(4.0)
+
+
+def test_the_overlap_t_test_holds_its_level_where_the_samples_are_correlated():
+    """Paired differences over R samples that share rows are equicorrelated: the uncorrected t-test rejects a
+    true null far more often than α, the corrected one (Nadeau & Bengio) about α."""
+    rng = np.random.default_rng(3)
+    R, rho, trials = 10, 0.3, 4000
+    shared = rng.normal(size=(trials, 1))
+    x = np.sqrt(rho) * shared + np.sqrt(1 - rho) * rng.normal(size=(trials, R))  # mean 0: the null holds
+    corrected = np.mean([overlap_t_test(row, rho)[1] < 0.05 for row in x])
+    plain = np.mean([overlap_t_test(row, 0.0)[1] < 0.05 for row in x])
+    assert 0.035 < corrected < 0.065 and plain > 0.25
+    independent = rng.normal(size=(trials, R))
+    assert 0.035 < np.mean([overlap_t_test(row, 0.0)[1] < 0.05 for row in independent]) < 0.065
+    assert overlap_t_test(np.zeros(4), 0.2) == (0.0, 1.0) and overlap_t_test(np.full(4, 0.1), 0.2)[1] == 0.0
+
+
+def test_controls_stay_out_of_the_family_and_a_repeated_test_counts_once():
+    base = _samples()
+    pooled_twin = base.assign(estimator="part_mean")  # the same numbers under the other estimator: one test twice
+    control = base[base["stratifier"] == "random"].assign(stratifier="random_b", mean=lambda f: f["mean"] + 0.01,
+                                                          d=lambda f: f["d"] + 0.01)
+    paired = paired_table(pd.concat([base, pooled_twin, control, control.assign(estimator="part_mean")]), "random",
+                          controls=("random_b",)).set_index(["stratifier", "estimator"])
+    assert not paired.loc[("iterative", "pooled"), "duplicate"] and paired.loc[("iterative", "part_mean"), "duplicate"]
+    # the family: the one iterative test (its twin and the controls out): q = p, and the twin takes that q
+    assert paired.loc[("iterative", "pooled"), "q"] == pytest.approx(paired.loc[("iterative", "pooled"), "p"])
+    assert paired.loc[("iterative", "part_mean"), "q"] == paired.loc[("iterative", "pooled"), "q"]
+    assert paired.loc["random_b", "control"].all() and paired.loc["random_b", "q"].isna().all()
+    assert not paired.loc["random_b", "significant"].any()
+    assert (paired["q_by"].dropna() >= paired["q"].dropna() - 1e-12).all()
+
+
+def test_the_headline_counts_datasets_and_a_sign_test():
+    paired = pd.DataFrame(dict(dataset=["a", "a", "b", "c", "c", "c"], stratifier="s", control=False,
+                               measure="micro_f1", estimator="pooled", mse_ratio=[0.8, 1.1, 0.9, 0.7, 0.6, 1.3],
+                               significant=[True, False, False, True, False, True]))
+    datasets = dataset_table(paired).set_index("dataset")
+    assert datasets.loc["a", "median_ratio"] == pytest.approx(0.95) and datasets.loc["c", "median_ratio"] == 0.7
+    assert (datasets.loc["c", "lower"], datasets.loc["c", "higher"], datasets.loc["c", "cells"]) == (1, 1, 3)
+    row = headline_table(datasets.reset_index()).iloc[0]
+    # three datasets, all below 1: two-sided sign test 2 × (1/2)³
+    assert (row["datasets"], row["below"], row["above"]) == (3, 3, 0) and row["sign_p"] == pytest.approx(0.25)
+    assert (row["median_ratio"], row["lowest_ratio"], row["highest_ratio"]) == pytest.approx((0.9, 0.7, 0.95))
 
 
 def test_a_zero_split_variance_is_put_down_to_one_split_only_where_the_repeats_give_one():
     """kfold's repeats give k distinct test sets: it ignores its seed. sois's split variance is 0 in a cell where the
     baseline's is 0 too (its repeats gave one estimate on every sample): that is not put down to sois's seed."""
-    from stratbench.cv_error.verdict import _no_split_variance
+    from stratbench.cv_error import verdict
+
+    def _no_split_variance(errors, baseline):
+        rows = verdict._Rows()
+        verdict._split_section(rows, errors, baseline)
+        summary = verdict._Summary(pd.DataFrame(rows.rows, columns=verdict.SUMMARY_COLUMNS))
+        return verdict._no_split_variance(summary, [s for s in dict.fromkeys(errors["stratifier"]) if s != baseline],
+                                          baseline)
 
     def cell(stratifier, measure, split_variance, distinct):
         return dict(stratifier=stratifier, measure=measure, k=5, split_variance=split_variance,
@@ -202,8 +338,10 @@ def test_benjamini_hochberg_over_the_whole_grid():
     from stratbench.cv_error.summary import benjamini_hochberg
 
     p = np.array([0.001, 0.008, 0.039, 0.041, 0.042, 0.06, 0.074, 0.205])
-    np.testing.assert_allclose(benjamini_hochberg(p), [0.008, 0.032, 0.0672, 0.0672, 0.0672, 0.08, 0.08457, 0.205],
-                               atol=1e-4)
+    bh = [0.008, 0.032, 0.0672, 0.0672, 0.0672, 0.08, 0.08457, 0.205]
+    np.testing.assert_allclose(benjamini_hochberg(p), bh, atol=1e-4)
+    # Benjamini–Yekutieli: BH's times Σ 1/i over the 8 tests (2.717857), at most 1
+    np.testing.assert_allclose(benjamini_hochberg(p, "by"), np.minimum(1, np.array(bh) * 2.717857), atol=3e-4)
 
 
 def test_the_choice_of_model_by_hand():
@@ -231,15 +369,39 @@ def test_the_count_model_by_hand():
     assert out["count_variance"][0] == 1.0  # counts 2 and 0
 
 
-def test_a_dataset_too_small_for_its_truth_pool_stops_the_config():
+def test_sizes_whose_samples_would_overlap_too_much_are_left_out_and_said_and_a_dataset_without_any_stops():
+    from stratbench.study.plans import CvErrorPlan
+
     config = yaml.safe_load((REPO / "config" / "cv_error_quick.yaml").read_text())
-    config["cv_error"]["sizes"] = [100, 400]
-    with pytest.raises(StratbenchError, match=r"dataset 'synth_cooccur' has 600 examples: too few .* 400 .* 300"):
+    config["cv_error"]["sizes"] = [100, 400]  # 400 of the 700 rows outside a truth set of 300: 0.57 shared
+    study = Study.checked(config)
+    assert CvErrorPlan.cells(study) == [("synth_cooccur", 100), ("synth_rare", 100)]
+    assert [(d, m, round(o, 3)) for d, m, o in CvErrorPlan.left_out(study)] == [("synth_cooccur", 400, 0.571),
+                                                                               ("synth_rare", 400, 0.571)]
+    assert CvErrorPlan(study).verdict_setup()["left_out"] == CvErrorPlan.left_out(study)
+    assert CvErrorPlan.notes(study)[0] == ("not run: synth_cooccur at m = 400 (two samples would share 0.57 of their "
+                                           "rows on average, above cv_error.max_overlap 0.5)")
+    config["cv_error"]["sizes"] = [400]
+    with pytest.raises(StratbenchError, match=r"dataset 'synth_cooccur' has 1000 examples: after its truth set of 300 "
+                                              r"\(cv_error.truth_size\), 700 rows are left, too few for a development "
+                                              r"sample of 400 sharing at most 0.5"):
         Study.checked(config)
     config["cv_error"]["sizes"] = [100]
+    config["cv_error"]["controls"] = ["random"]  # the baseline cannot be its own control
+    with pytest.raises(StratbenchError, match="cv_error.controls 'random' is not one of the stratifiers other than"):
+        Study.checked(config)
+    config["cv_error"]["controls"] = []
     config["cv_error"]["baseline"] = "nope"
     with pytest.raises(StratbenchError, match="cv_error.baseline 'nope'"):
         Study.checked(config)
+
+
+def test_a_control_of_the_baselines_class_draws_from_its_own_stream_every_other_from_the_shared_one():
+    from stratbench.study.plans import CvErrorPlan
+
+    study = Study.checked(yaml.safe_load((REPO / "config" / "cv_error_quick.yaml").read_text()))
+    assert CvErrorPlan(study).streams() == {"random": None, "kfold": None, "random_b": "random_b", "iterative": None,
+                                            "sois": None, "hybrid": None}
 
 
 @pytest.mark.workflow
@@ -261,7 +423,7 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     n_cells = len(config["datasets"]) * len(cv["sizes"]) * len(cv["n_splits"]) * len(cv["learners"]) * 6 * 2
     assert len(errors) == n_cells * len(config["stratifiers"])
     assert (errors[errors["stratifier"] == "kfold"]["split_variance"] == 0).all()
-    assert np.allclose(errors["mse"], errors["bias"] ** 2 + errors["split_variance"] + errors["sample_term"])
+    assert np.allclose(errors["mse"], errors["bias2"] + errors["split_variance"] + errors["sample_term"])
     # a row of the table recomputed from the jobs' files
     stats = pd.read_csv(out / "cv_error" / "synth_rare" / "m100" / "stats" / "iterative.csv")
     truth = pd.read_csv(out / "cv_error" / "synth_rare" / "m100" / "truth.csv")
@@ -272,17 +434,41 @@ def test_the_quick_does_it_matter_study_end_to_end(tmp_path):
     row = errors[(errors["dataset"] == "synth_rare") & (errors["m"] == 100) & (errors["k"] == 3)
                  & (errors["learner"] == "ridge") & (errors["measure"] == "macro_f1") & (errors["estimator"] == "pooled")
                  & (errors["stratifier"] == "iterative")].iloc[0]
+    J = config["repeats"]
     assert row["bias"] == pytest.approx((e["mean"] - t).mean())
-    assert row["split_variance"] == pytest.approx(e["variance"].mean())
-    # the paired table covers every stratifier but the baseline in every cell, BH over all of them
+    assert row["split_variance"] == pytest.approx(e["variance"].mean() * J / (J - 1))
+    assert row["overlap"] == pytest.approx(100 / 700)
+    # the paired table covers every stratifier but the baseline in every cell; the controls are marked and out of
+    # the family, whose q is at least its p
     paired = pd.read_csv(out / "tables" / "cv_error_paired.csv")
     assert len(paired) == n_cells * (len(config["stratifiers"]) - 1)
-    assert (paired["q"] >= paired["p"] - 1e-12).all() and (paired["mse_ratio_low"] <= paired["mse_ratio_high"]).all()
-    # the verdict states the tables' numbers and names the baseline the config names
-    verdict = (out / "report" / "does_it_matter.md").read_text()
-    assert verdict.startswith("## Does it matter?") and "the baseline is `random`" in verdict
-    assert f"over all {len(paired)} such tests of the study" in verdict
-    assert "sample gain" not in verdict.replace("use *sample gain* for", "")
+    assert set(paired[paired["control"]]["stratifier"]) == set(cv["controls"]) and paired[paired["control"]]["q"].isna().all()
+    family = paired[~paired["control"]]
+    assert (family["q"] >= family["p"] - 1e-12).all() and (family["q_by"] >= family["q"] - 1e-12).all()
+    assert (paired["mse_ratio_low"] <= paired["mse_ratio_high"]).all()
+    controls = pd.read_csv(out / "tables" / "cv_error_controls.csv")
+    assert set(controls["stratifier"]) == {"kfold", "random_b"} and (controls["tests"] > 0).all()
+    # every table and the page recomputed from the published rows, byte for byte
+    again = tmp_path / "again"
+    assert main(["cv-error-tables", "--configfile", str(tmp_path / "config.yaml"), "--inputs",
+                 str(out / "tables" / "cv_error_inputs"), "--out", str(again)]) == 0
+    from stratbench.cv_error.publish import PAGE, TABLE_FILES
+
+    for name in TABLE_FILES.values():
+        assert (again / name).read_bytes() == (out / "tables" / name).read_bytes(), name
+    verdict_text = (out / "report" / "does_it_matter.md").read_text()
+    assert (again / PAGE).read_text() == verdict_text
+    # the verdict states the tables' numbers and names the baseline the config names; every number in it is in a
+    # published table or the config, and a number that is not is found
+    from stratbench.cv_error.verdict import unpublished_numbers
+
+    published = [pd.read_csv(out / "tables" / TABLE_FILES[n]) for n in ("summary", "headline", "datasets", "controls")]
+    assert unpublished_numbers(verdict_text, published, config) == []
+    assert unpublished_numbers(verdict_text.replace("the baseline is", "7.77 the baseline is"), published,
+                               config) == ["7.77"]
+    assert verdict_text.startswith("## Does it matter?") and "the baseline is `random`" in verdict_text
+    assert f"Of the {len(paired)} tests, {int(paired['control'].sum())} are controls'" in verdict_text
+    assert "median correlation" not in verdict_text
     for name in ("cv_error_decomposition_pooled", "cv_error_decomposition_part_mean", "cv_error_count_model",
                  "cv_error_model_choice"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 20_000
@@ -317,6 +503,7 @@ def test_the_calibration_times_the_truth_and_every_stratifier_at_every_size():
 
     config = yaml.safe_load((REPO / "config" / "cv_error_quick.yaml").read_text())
     config["stratifiers"] = {"random": {}, "iterative": {}}
+    config["cv_error"]["controls"] = []
     study = Study.checked(config)
     seconds = calibrate_cv_error(study, "synth_rare", study.load_dataset("synth_rare"), log=lambda *a: None)
     assert set(seconds) == {"truth", "random", "iterative"}

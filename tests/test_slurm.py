@@ -1,6 +1,6 @@
-"""Studies on a real SLURM cluster (the single-node one of .ci/slurm-up) through Snakemake's SLURM
-executor: the same bytes as the finished local run of the same study, and a study killed mid-run finishes
-with nothing lost.
+"""A study on a real SLURM cluster (the single-node one of .ci/slurm-up) through Snakemake's SLURM
+executor, killed mid-run and finished with the README's line: the same bytes as the finished local run of the
+same study, nothing lost.
 
 Skipped, saying so, where no SLURM node is idle (CI runs .ci/slurm-up wherever apt-get works and sets
 STRATBENCH_SLURM=1, which turns a missing cluster into a failure)."""
@@ -17,7 +17,7 @@ import pytest
 import yaml
 from conftest import REPO, tiny_config
 
-# one SLURM node, which each test needs idle: its two tests in one worker's group, never side by side
+# one SLURM node, which the test needs idle: in one worker's group, never beside another test of this file
 pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("slurm")]
 MEASURED = re.compile(r"runtime|tiittanen2021_table2|fold_quality_papers\.md|paper_tables\.md")
 COMMIT = re.compile(rb"at commit (?:[0-9a-f]{7}(?: with uncommitted changes)?|unknown)")  # "Made with stratbench … at commit …" of a report
@@ -67,38 +67,21 @@ def same_results(a: Path, b: Path) -> int:
     return compared
 
 
-def test_a_study_on_slurm_with_the_profile_alone_gives_the_local_bytes(slurm, tmp_path, mirror, finished_runs):
+def test_a_study_on_slurm_with_the_profile_alone_killed_mid_run_finishes_with_the_local_bytes(slurm, tmp_path, mirror,
+                                                                                                 finished_runs):
     """A fresh checkout runs the tiny study with the profile alone (`--profile workflow/profiles/slurm`, the
-    study's config its only other argument): the bytes of the finished local run, and the profile's groups
-    submit far fewer jobs than the study has. (The default study on SLURM is the same rules on another config; its
-    local run is the other Pythons' legs' quick study, .ci/pythons.)"""
+    study's config its only other argument). SIGKILL snakemake once some results exist, cancel its jobs, rerun with
+    the README's line: the bytes of the finished local run, no finished job redone, no partial file, and the
+    profile's groups submit far fewer jobs than the rerun has. One run for both properties: a study on SLURM costs
+    minutes of start-ups, and the rerun is a plain run of what is left. (The default study on SLURM is the same
+    rules on another config; its local run is the other Pythons' legs' quick study, .ci/pythons.)"""
     cluster = checkout(tmp_path / "cluster")
     (cluster / "tiny.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
-    start = time.perf_counter()
-    result = snakemake(cluster, "--profile", "workflow/profiles/slurm", "--configfile", "tiny.yaml",
-                       env={**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")})
-    cluster_s = time.perf_counter() - start
-    assert result.returncode == 0, result.stderr[-4000:]
-    out = result.stdout + result.stderr
-    submitted = len(re.findall(r"has been submitted with SLURM jobid", out))
-    # the evaluation jobs go alone; every other job travels in a group: far fewer submissions than jobs
-    total = int(re.search(r"^total\s+(\d+)", out, re.M).group(1))
-    evaluate = sum(int(n) for n in re.findall(r"^evaluate(?:_repeats)?\s+(\d+)", out, re.M))
-    assert 0 < submitted - evaluate < (total - evaluate) / 2, (submitted, evaluate, total)
-    assert same_results(cluster / "results" / "tiny", finished_runs[0] / "results" / "tiny") > 60
-    print(f"tiny study on SLURM: {cluster_s:.0f} s, {submitted} submissions for {total} jobs")
-
-
-def test_a_study_killed_mid_run_on_slurm_finishes_with_nothing_lost(slurm, tmp_path, mirror, finished_runs):
-    """The tiny study on SLURM: SIGKILL snakemake once some results exist, cancel its jobs, rerun with
-    the README's line: the same bytes as the local run, no finished job redone, no partial file."""
-    (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(mirror), sort_keys=False))
-    common = ["--snakefile", str(REPO / "workflow" / "Snakefile"), "--configfile", "config.yaml",
-              "--profile", str(REPO / "workflow" / "profiles" / "slurm")]
+    common = ["--profile", "workflow/profiles/slurm", "--configfile", "tiny.yaml"]
     env = {**os.environ, "STRATBENCH_CACHE": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", *common], cwd=tmp_path, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", *common], cwd=cluster, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    scores = tmp_path / "results" / "tiny" / "scores"
+    scores = cluster / "results" / "tiny" / "scores"
     deadline = time.time() + 600
     while time.time() < deadline and len(list(scores.rglob("*.csv"))) < 2 and proc.poll() is None:
         time.sleep(0.5)
@@ -108,15 +91,24 @@ def test_a_study_killed_mid_run_on_slurm_finishes_with_nothing_lost(slurm, tmp_p
     subprocess.run(["scancel", "--user", os.environ.get("USER", "root")], capture_output=True)
     while subprocess.run(["squeue", "-h"], capture_output=True, text=True).stdout.strip():
         time.sleep(1)
-    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "results").rglob("*") if p.is_file()}
+    before = {p: p.stat().st_mtime_ns for p in (cluster / "results").rglob("*") if p.is_file()}
     assert len(list(scores.rglob("*.csv"))) < 8  # killed mid-study
 
-    unlock = snakemake(tmp_path, *common, "--unlock", env=env)
+    unlock = snakemake(cluster, *common, "--unlock", env=env)
     assert unlock.returncode == 0, unlock.stderr[-2000:]
-    result = snakemake(tmp_path, *common, env=env)
+    start = time.perf_counter()
+    result = snakemake(cluster, *common, env=env)
+    cluster_s = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-4000:]
     redone = [p for p, t in before.items() if p.exists() and p.stat().st_mtime_ns != t and "benchmarks" not in p.parts]
     assert len(redone) <= 4, redone  # at most the outputs of the submissions cut off by the kill
-    assert not list((tmp_path / "results").rglob("*.tmp"))
+    assert not list((cluster / "results").rglob("*.tmp"))
+    out = result.stdout + result.stderr
+    submitted = len(re.findall(r"has been submitted with SLURM jobid", out))
+    # the evaluation jobs go alone; every other job travels in a group: far fewer submissions than jobs
+    total = int(re.search(r"^total\s+(\d+)", out, re.M).group(1))
+    evaluate = sum(int(n) for n in re.findall(r"^evaluate(?:_repeats)?\s+(\d+)", out, re.M))
+    assert 0 < submitted - evaluate < (total - evaluate) / 2, (submitted, evaluate, total)
     # every file of the finished local run (78 for this config), none missing, the same bytes
-    assert same_results(tmp_path / "results" / "tiny", finished_runs[0] / "results" / "tiny") > 60
+    assert same_results(cluster / "results" / "tiny", finished_runs[0] / "results" / "tiny") > 60
+    print(f"tiny study's rest on SLURM: {cluster_s:.0f} s, {submitted} submissions for {total} jobs")

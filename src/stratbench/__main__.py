@@ -207,6 +207,8 @@ def _check(args) -> int:
     print(f"{args.configfile}: study {study.name!r} is valid: {len(study.datasets)} datasets, "
           f"{len(study.stratifiers)} stratifiers, {len(study.classifiers)} classifiers, {study.n_splits}-fold CV "
           f"× {len(study.repeats)} repeats; outputs in {study.results}/")
+    for note in study.kind_class().notes(study):
+        print(note)
     for name in study.datasets:
         if study.generated_spec(name):
             data = study.load_dataset(name)
@@ -337,6 +339,19 @@ def once(output: str) -> str:
     return re.sub(r"^Job stats:\n(?:.+\n)*\n?", first, output, flags=re.M)
 
 
+def _cv_error_tables(args) -> int:
+    """Recompute a does-it-matter study's tables and page from its published rows."""
+    import yaml
+
+    from stratbench.cv_error.publish import recompute
+
+    with open(args.configfile, encoding="utf-8") as f:
+        config = yaml.safe_load(f)
+    for path in recompute(config, args.inputs, args.out):
+        print(f"written: {path}")
+    return 0
+
+
 def _add_bundle(sub) -> None:
     """The ``bundle`` command's arguments: the folder, where the crate goes, who deposits it, its check."""
     bun = sub.add_parser("bundle", help="write a finished study's Workflow Run RO-Crate (a zip to deposit)")
@@ -391,6 +406,11 @@ def main(argv=None) -> int:
     plan.add_argument("--directory", default=".", help="the workflow's working directory")
     plan.add_argument("--snakefile", help="the workflow (default: Snakemake's, workflow/Snakefile in the directory)")
     plan.add_argument("--all", action="store_true", help="every job of the study, done or due (a finished study's plan)")
+    cve = sub.add_parser("cv-error-tables", help="a does-it-matter study's tables and page, recomputed from its "
+                         "published rows (tables/cv_error_inputs/)")
+    cve.add_argument("--configfile", required=True, help="the study's config (e.g. config/cv_error.yaml)")
+    cve.add_argument("--inputs", required=True, help="the folder of its rows (<name>.csv.gz)")
+    cve.add_argument("--out", required=True, help="where the tables and does_it_matter.md go")
     check = sub.add_parser("check", help="read and check a study without running it")
     check.add_argument("--configfile", required=True, help="the study (e.g. config/sechidis2011.yaml)")
     fig = sub.add_parser("figure", help="redraw one figure of a finished study from its tidy tables")
@@ -406,7 +426,8 @@ def main(argv=None) -> int:
     try:
         return {"estimate": _estimate, "check": _check, "figure": _figure, "list": _list, "certify": _certify,
                 "mirror": _mirror, "verify": _verify, "plan": _plan,
-                "bundle": _bundle, "export-splits": _export_splits}[args.command](args)
+                "bundle": _bundle, "export-splits": _export_splits,
+                "cv-error-tables": _cv_error_tables}[args.command](args)
     except StratbenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -115,9 +115,11 @@ def write_rows(path: str | os.PathLike, columns: list[str], rows: list[tuple]) -
 
 
 def write_csv(path: str | os.PathLike, frame) -> None:
-    """Write a pandas DataFrame as CSV atomically; floats use Python's shortest round-trip repr."""
+    """Write a pandas DataFrame as CSV atomically; floats use Python's shortest round-trip repr; gzip-compressed
+    where ``path`` ends in .gz (with no time stamp, so the same table gives the same bytes)."""
+    gz = {"method": "gzip", "mtime": 0} if str(path).endswith(".gz") else None
     with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False, lineterminator="\n")
+        frame.to_csv(tmp, index=False, lineterminator="\n", compression=gz)
 
 
 def read_folds(path, n_rows: int) -> tuple[np.ndarray, int]:

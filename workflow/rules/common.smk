@@ -140,11 +140,12 @@ def reproduction_inputs(wildcards):
 
 
 def cv_files(kind):
-    """The files ``kind`` of every (dataset, m) of a "does it matter" study (workflow/rules/cv_error.smk)."""
-    return expand(f"{study.results}/cv_error/{{dataset}}/m{{m}}/{kind}", dataset=study.datasets, m=study.cv_sizes)
+    """The files ``kind`` of every (dataset, m) a "does it matter" study runs (workflow/rules/cv_error.smk)."""
+    return [f"{study.results}/cv_error/{dataset}/m{m}/{kind}" for dataset, m in PLAN.cells(study)]
 
 
-CV_PARTS = ("stats", "choices", "splits", "theory")  # what a cv_estimates job writes (stratbench.cv_error.run)
+CV_PARTS = ("estimates", "stats", "choices", "splits", "theory")  # a cv_estimates job's (stratbench.cv_error.run)
+CV_INPUTS = ("truth", *CV_PARTS)  # what the tables are made from (stratbench.cv_error.summary.INPUTS)
 
 
 def cv_learners(dataset, m):

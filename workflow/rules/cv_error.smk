@@ -21,7 +21,7 @@ rule cv_truth:
         samples=study.cv_error.get("samples"),
         learners=lambda w: cv_truth_learners(w.dataset, int(w.m)),
         ks=study.cv_error.get("n_splits"),
-        max_pool=study.cv_error.get("max_pool"),
+        truth_size=study.cv_error.get("truth_size"),
         seed=study.seed,
     script:
         "../scripts/cv_truth.py"
@@ -48,6 +48,8 @@ rule cv_estimates:
         repeats=len(study.repeats),
         ks=study.cv_error.get("n_splits"),
         learners=lambda w: cv_learners(w.dataset, int(w.m)),
+        truth_size=study.cv_error.get("truth_size"),
+        stream=lambda w: PLAN.streams()[w.stratifier],
         seed=study.seed,
     script:
         "../scripts/cv_estimates.py"
@@ -57,13 +59,18 @@ rule cv_error_tables:
     input:
         **{part: [f for s in study.stratifiers for f in cv_files(f"{part}/{s}.csv")] for part in CV_PARTS},
         truth=cv_files("truth.csv"),
-        code=code("cv_error/summary.py"),
+        code=code("cv_error/summary.py", "cv_error/verdict.py"),
     output:
+        **{f"input_{name}": f"{study.results}/tables/cv_error_inputs/{name}.csv.gz" for name in CV_INPUTS},
         errors=f"{study.results}/tables/cv_error.csv",
         paired=f"{study.results}/tables/cv_error_paired.csv",
         estimators=f"{study.results}/tables/cv_error_estimators.csv",
         choices=f"{study.results}/tables/cv_error_choice.csv",
         theory=f"{study.results}/tables/cv_error_theory.csv",
+        controls=f"{study.results}/tables/cv_error_controls.csv",
+        datasets=f"{study.results}/tables/cv_error_datasets.csv",
+        headline=f"{study.results}/tables/cv_error_headline.csv",
+        summary=f"{study.results}/tables/cv_error_summary.csv",
     log:
         f"logs/{study.name}/cv_error_tables.log",
     conda:
@@ -73,6 +80,7 @@ rule cv_error_tables:
     params:
         stratifiers=list(study.stratifiers),
         baseline=study.cv_error.get("baseline"),
+        controls=study.cv_error.get("controls", []),
         alpha=study.alpha,
         seed=study.seed,
     script:
@@ -115,11 +123,10 @@ rule plot_cv_error:
 
 rule cv_error_verdict:
     input:
-        errors=f"{study.results}/tables/cv_error.csv",
-        paired=f"{study.results}/tables/cv_error_paired.csv",
-        estimators=f"{study.results}/tables/cv_error_estimators.csv",
-        choices=f"{study.results}/tables/cv_error_choice.csv",
-        theory=f"{study.results}/tables/cv_error_theory.csv",
+        summary=f"{study.results}/tables/cv_error_summary.csv",
+        headline=f"{study.results}/tables/cv_error_headline.csv",
+        datasets=f"{study.results}/tables/cv_error_datasets.csv",
+        controls=f"{study.results}/tables/cv_error_controls.csv",
         code=code("cv_error/verdict.py"),
     output:
         f"{study.results}/report/does_it_matter.md",
@@ -132,14 +139,6 @@ rule cv_error_verdict:
     params:
         baseline=study.cv_error.get("baseline"),
         alpha=study.alpha,
-        setup=dict(
-            datasets=list(study.datasets),
-            sizes=study.cv_sizes,
-            samples=study.cv_error.get("samples"),
-            repeats=len(study.repeats),
-            ks=study.cv_error.get("n_splits"),
-            learners=study.cv_error.get("learners"),
-            forest=study.cv_error.get("forest") or {},
-        ),
+        setup=PLAN.verdict_setup(),
     script:
         "../scripts/cv_error_verdict.py"

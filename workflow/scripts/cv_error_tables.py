@@ -1,29 +1,20 @@
-"""The study's tables: the decomposition of the error, the paired comparisons with the baseline (bootstrap
-intervals, Benjamini–Hochberg over every test), the two estimators compared, the choice of model, the count
-model."""
+"""The study's tables (stratbench.cv_error.summary.tables): the decomposition of the error, the paired comparisons
+with the baseline and their false-discovery control, the A/A controls, the headline per dataset and across them,
+the two estimators compared, the choice of model, the count model; and the jobs' rows they come from, compressed,
+from which `python -m stratbench cv-error-tables` recomputes them."""
 from stratbench.jobs.script import finish, setup
 
 setup(snakemake)
 
 import pandas as pd
 
-from stratbench.cv_error.summary import (
-    choice_table,
-    error_table,
-    estimator_table,
-    paired_table,
-    per_sample,
-    theory_table,
-)
+from stratbench.cv_error.summary import INPUTS, tables
 from stratbench.io import write_csv
 
 i, p, out = snakemake.input, snakemake.params, snakemake.output
-read = lambda files: pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
-truth, stats, choices, splits, theory = (read(files) for files in (i.truth, i.stats, i.choices, i.splits, i.theory))
-samples = per_sample(truth, stats)
-write_csv(out.errors, error_table(samples, splits, p.stratifiers))
-write_csv(out.paired, paired_table(samples, p.baseline, p.alpha, p.seed))
-write_csv(out.estimators, estimator_table(samples, p.seed))
-write_csv(out.choices, choice_table(truth, choices, p.baseline, p.seed))
-write_csv(out.theory, theory_table(theory))
+inputs = {name: pd.concat([pd.read_csv(f) for f in i[name]], ignore_index=True) for name in INPUTS}
+for name, frame in tables(inputs, p.stratifiers, p.baseline, p.controls, p.alpha, p.seed).items():
+    write_csv(out[name], frame)
+for name in INPUTS:
+    write_csv(out[f"input_{name}"], inputs[name])
 finish()

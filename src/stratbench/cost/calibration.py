@@ -314,6 +314,7 @@ def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
         splitter_factory,
         truth_rows,
     )
+    from stratbench.study.plans import CvErrorPlan
 
     cv, seed = study.cv_error, study.seed
     out: dict = {part: {} for part in ["truth", *study.stratifiers]}
@@ -321,24 +322,25 @@ def calibrate_cv_error(study: Study, dataset: str, ds, log=print) -> dict:
     loaded = set()  # stratifiers whose kernels are loaded
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # labels rarer than k in small samples: expected
-        for m in sorted(study.cv_sizes, reverse=True):
+        for m in sorted({m for d, m in CvErrorPlan.cells(study) if d == dataset}, reverse=True):
             names = learners_of(cv, dataset, m)
             every = list(dict.fromkeys([*names, *SELECTION]))
-            if truth_s is None:  # scoring the pool (at most max_pool rows) outweighs the fits: timed at the largest m
+            if truth_s is None:  # scoring the truth set outweighs the fits: timed at the largest m
                 start = time.perf_counter()
-                truth_rows(ds.X, ds.Y, m, 1, every, cv["n_splits"], seed, dataset, cv.get("max_pool"), 0)
+                truth_rows(ds.X, ds.Y, m, 1, every, cv["n_splits"], seed, dataset, cv["truth_size"], 0)
                 plain = time.perf_counter() - start
                 start = time.perf_counter()  # the pool's bootstrap, with 2 resamples
-                truth_rows(ds.X, ds.Y, m, 1, names, cv["n_splits"], seed, dataset, cv.get("max_pool"), 2)
+                truth_rows(ds.X, ds.Y, m, 1, names, cv["n_splits"], seed, dataset, cv["truth_size"], 2)
                 bootstrap = max(0.0, time.perf_counter() - start - plain * len(names) / len(every)) * NOISE_RESAMPLES / 2
                 truth_s = plain + min(1.0, NOISE_SAMPLES / cv["samples"]) * bootstrap
             out["truth"][m] = truth_s
-            dev = development_rows(ds.Y.shape[0], m, seed, dataset, 0)[0]
+            dev = development_rows(ds.Y.shape[0], m, seed, dataset, 0, cv["truth_size"])
             start = time.perf_counter()
             prepare_learners(ds.X, ds.Y, dev, every, 0)
             prepare_s = time.perf_counter() - start
             start = time.perf_counter()
-            estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], names, splitter_factory("kfold", {}), seed, dataset)
+            estimate_rows(ds.X, ds.Y, m, 1, 1, cv["n_splits"], names, splitter_factory("kfold", {}), seed, dataset,
+                          cv["truth_size"])
             learners_s = max(0.0, time.perf_counter() - start - prepare_s)
             Y_dev = ds.Y[dev]
             for name, spec in study.stratifiers.items():

@@ -130,7 +130,7 @@ def study_jobs(study: Study, costs: dict[str, DatasetCost], startups: dict[str, 
                 jobs.append(Job("cv_truth" if part == "truth" else "cv_estimates", d, "" if part == "truth" else part,
                                 f"m{m}", cpu_s=seconds, wall_s=seconds,
                                 mem_mb=int(BASE_MB + 3 * c.x_mb + 3 * c.y_mb + 8 * 3 * m * m / 1e6
-                                           + (16 * (c.examples - m) * m / 1e6 if part == "truth" else 0)),
+                                           + (16 * study.cv_error["truth_size"] * m / 1e6 if part == "truth" else 0)),
                                 after=("dataset",)))
             continue
         per_repeat = benchmark.split_per_repeat(d)  # a large label matrix: a fold job per repeat, side by side

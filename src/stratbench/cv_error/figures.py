@@ -25,11 +25,12 @@ def _panels(names, style: FigureStyle, extra: float = 1.3):
 
 def decomposition(errors: pd.DataFrame, baseline: str, estimator: str, style: FigureStyle = DEFAULT):
     """Per measure and stratifier, the mean over the (dataset, m, k, learner) cells of bias², the split
-    variance and the sample term, each divided by the baseline's MSE of the cell, stacked (means add up: the
+    variance and the sample term (each unbiased: bias² can fall below 0), each divided by the baseline's MSE of
+    the cell, stacked (means add up: the
     bar's height is the mean MSE ratio, the baseline's 1, dashed), and the truth's noise, part of the MSE, as a
     narrow hatched bar: which term a stratifier moves."""
     cells = ["dataset", "m", "k", "learner", "measure", "estimator"]
-    e = errors[errors["estimator"] == estimator].assign(bias2=lambda f: f["bias"] ** 2)
+    e = errors[errors["estimator"] == estimator]
     base = e[e["stratifier"] == baseline].set_index(cells)["mse"]
     scale = base.reindex(pd.MultiIndex.from_frame(e[cells])).to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -1,10 +1,14 @@
-"""The "Does it matter?" section, written from the study's tables: every sentence states numbers of the tables,
-each difference with its interval or with the count of cells whose interval excludes no difference, and which
-way the numbers go decides the sentence (nothing in it is typed by hand). The baseline is the one the config
-names; "significant" means a Benjamini–Hochberg q below α over every paired test of the study.
+"""The "Does it matter?" section, written from the study's tables. Every number it prints is a value of a
+published table: the summaries over cells it states are the rows of ``cv_error_summary.csv``
+(:func:`page_table`, made by the tables job beside the others), the headline is ``cv_error_headline.csv`` and
+``cv_error_datasets.csv``, the controls ``cv_error_controls.csv``, the setup the study's config; the page only
+formats them (three significant digits, shares in percent), and :func:`unpublished_numbers` finds any number of a
+page that is in none of them. Which way the numbers go decides each sentence; nothing in it is typed by hand.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -12,22 +16,25 @@ import pandas as pd
 from stratbench.cv_error.measures import MEASURES
 
 TERM_NAMES = {"bias2": "bias²", "split_variance": "the split variance", "sample_term": "the sample term"}
+SUMMARY_COLUMNS = ["section", "subject", "measure", "stratifier", "estimator", "statistic", "value"]
+CONSTANTS = (0, 1, 2, 95)  # the method's own numbers a page may state: zero and one (no shift, a ratio of one),
+# the two estimators, the intervals' 95%
 
 
 def _f(x: float, digits: int = 3) -> str:
-    return "n/a" if x is None or not np.isfinite(x) else f"{x:.{digits}g}"
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "n/a"
+    if np.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.{digits}g}"
 
 
 def _pct(x: float) -> str:
     return "n/a" if not np.isfinite(x) else f"{100 * x:+.1f}%"
 
 
-def _median_iqr(values) -> str:
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if not len(v):
-        return "n/a"
-    return f"{np.median(v):.3g} (quartiles {np.percentile(v, 25):.3g}–{np.percentile(v, 75):.3g})"
+def _share(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}%"
 
 
 def recommended_estimators(estimators: pd.DataFrame, baseline: str) -> dict[str, str]:
@@ -42,206 +49,400 @@ def recommended_estimators(estimators: pd.DataFrame, baseline: str) -> dict[str,
     return out
 
 
-def verdict(errors: pd.DataFrame, paired: pd.DataFrame, estimators: pd.DataFrame, choices: pd.DataFrame,
-            theory: pd.DataFrame, baseline: str, setup: dict, alpha: float = 0.05) -> str:
-    """Markdown of the section; ``setup`` names the datasets, sizes, samples, repeats, ks, learners and where
-    the forest ran."""
-    stratifiers = [s for s in dict.fromkeys(errors["stratifier"]) if s != baseline]
-    chosen = recommended_estimators(estimators, baseline)
-    lines = ["## Does it matter?", "", _setup(setup, baseline, alpha, len(paired)), ""]
-    lines += ["### Which estimate to report", ""] + _estimators(estimators, baseline, chosen) + [""]
-    lines += ["### Does stratifying lower the error?", ""] + _errors(paired, stratifiers, baseline, chosen) + [""]
-    lines += ["### Which term it moves", ""] + _terms(paired, errors, stratifiers, baseline, chosen) + [""]
-    lines += ["### The truth and the target", ""] + _targets(errors, baseline, chosen) + [""]
-    if len(choices):
-        lines += ["### The choice of model", ""] + _choices(choices, stratifiers, baseline, chosen) + [""]
-    if len(theory):
-        lines += ["### The count model", ""] + _theory(theory, baseline) + [""]
-    lines += ["### Per dataset", ""] + _per_dataset(paired, stratifiers, baseline, chosen) + [""]
+def _chosen_rows(frame: pd.DataFrame, chosen: dict) -> pd.DataFrame:
+    return frame[frame["estimator"] == frame["measure"].map(chosen)] if len(frame) else frame
+
+
+class _Rows:
+    """The summary table's rows, added one statistic at a time."""
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, section, statistic, value, subject="", measure="", stratifier="", estimator=""):
+        self.rows.append((section, subject, measure, stratifier, estimator, statistic, float(value)))
+
+    def spread(self, section, name, values, **keys):
+        """median, lower and upper quartile of ``values`` (the finite ones; an infinite median kept)."""
+        v = np.asarray(values, dtype=float)
+        v = v[~np.isnan(v)]
+        if not len(v):
+            return
+        for stat, q in (("median", 50), ("q1", 25), ("q3", 75)):
+            self.add(section, f"{name}_{stat}", np.percentile(v, q, method="inverted_cdf") if np.isinf(v).any()
+                     else np.percentile(v, q), **keys)
+
+
+def page_table(t: dict[str, pd.DataFrame], baseline: str) -> pd.DataFrame:
+    """Every summary over cells the page states, columns :data:`SUMMARY_COLUMNS`; ``t`` holds the tables of
+    :func:`stratbench.cv_error.summary.tables`."""
+    chosen = recommended_estimators(t["estimators"], baseline)
+    out = _Rows()
+    base = t["estimators"][t["estimators"]["stratifier"] == baseline]
+    for measure in MEASURES:
+        part = base[base["measure"] == measure]
+        if part.empty:
+            continue
+        keys = dict(measure=measure, stratifier=baseline)
+        out.spread("estimators", "ratio", part["ratio"], **keys)
+        out.add("estimators", "pooled_lower", (part["ratio_high"] < 1).sum(), **keys)
+        out.add("estimators", "pooled_higher", (part["ratio_low"] > 1).sum(), **keys)
+        out.add("estimators", "cells", len(part), **keys)
+        out.add("estimators", "pooled_reported", chosen[measure] == "pooled", **keys)
+        if measure == "macro_auc":
+            for learner, by in part.groupby("learner", sort=False):
+                out.spread("estimators", "ratio", by["ratio"], subject=learner, **keys)
+    paired = t["paired"]
+    p = _chosen_rows(paired, chosen)
+    for (measure, stratifier), part in p.groupby(["measure", "stratifier"], sort=False):
+        keys = dict(measure=measure, stratifier=stratifier, estimator=chosen[measure])
+        out.spread("errors", "mse_ratio", part["mse_ratio"], **keys)
+        sig, sig_by = part["significant"].astype(bool), part["q_by"] < 0.05
+        out.add("errors", "lower", (sig & (part["mse_ratio"] < 1)).sum(), **keys)
+        out.add("errors", "higher", (sig & (part["mse_ratio"] > 1)).sum(), **keys)
+        out.add("errors", "lower_by", (sig_by & (part["mse_ratio"] < 1)).sum(), **keys)
+        out.add("errors", "higher_by", (sig_by & (part["mse_ratio"] > 1)).sum(), **keys)
+        out.add("errors", "cells", len(part), **keys)
+    family = paired[~paired["control"].astype(bool)]
+    out.add("tests", "tests", len(paired))
+    out.add("tests", "controls", int(paired["control"].astype(bool).sum()))
+    out.add("tests", "duplicates", int((family["duplicate"].astype(bool)).sum()))
+    out.add("tests", "family", int((~family["duplicate"].astype(bool)).sum()))
+    for (estimator, stratifier), part in paired.groupby(["estimator", "stratifier"], sort=False):
+        keys = dict(stratifier=stratifier, estimator=estimator)
+        for term in TERM_NAMES:
+            out.add("terms", f"{term}_shift_median", np.nanmedian(part[f"{term}_shift"]), **keys)
+            out.add("terms", f"{term}_below", (part[f"{term}_shift_high"] < 0).sum(), **keys)
+            out.add("terms", f"{term}_above", (part[f"{term}_shift_low"] > 0).sum(), **keys)
+        ratio = part["split_ratio"].replace([np.inf, -np.inf], np.nan)
+        out.add("terms", "split_ratio_median", np.nanmedian(ratio) if ratio.notna().any() else np.nan, **keys)
+        out.add("terms", "split_ratio_below", (part["split_ratio_high"] < 1).sum(), **keys)
+        repeats = part["random_repeats"].to_numpy(dtype=float)
+        repeats = repeats[~np.isnan(repeats)]
+        out.add("terms", "random_repeats_median", np.median(repeats) if len(repeats) else np.nan, **keys)
+        out.add("terms", "random_repeats_infinite", np.isinf(repeats).sum(), **keys)
+        out.add("terms", "random_repeats_below_one", (repeats < 1).sum(), **keys)
+        out.add("terms", "cells", len(part), **keys)
+    errors = t["errors"]
+    _split_section(out, errors, baseline)
+    b = _chosen_rows(errors[errors["stratifier"] == baseline], chosen)
+    for measure, part in b.groupby("measure", sort=False):
+        keys = dict(measure=measure, stratifier=baseline, estimator=chosen[measure])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out.spread("targets", "noise_share", part["truth_noise"] / part["mse"], **keys)
+            out.spread("targets", "corr", part["corr"], **keys)
+            out.spread("targets", "err_ratio", part["mse_err"] / part["mse"], **keys)
+        out.spread("targets", "labels", part["labels"], **keys)
+    c = _chosen_rows(t["choices"], chosen)
+    for (task, s), part in c.groupby(["task", "stratifier"], sort=False):
+        keys = dict(subject=task, stratifier=s)
+        out.add("choices", "agreement", part["agreement"].mean(), **keys)
+        out.add("choices", "regret", part["regret"].mean(), **keys)
+        out.add("choices", "higher", (part["baseline_gap_low"] > 0).sum(), **keys)
+        out.add("choices", "lower", (part["baseline_gap_high"] < 0).sum(), **keys)
+        out.add("choices", "cells", len(part), **keys)
+    for (quantity, s), part in t["theory"].groupby(["quantity", "stratifier"], sort=False):
+        keys = dict(subject=quantity, stratifier=s)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out.spread("theory", "random", part["observed"] / part["random"], **keys)
+            out.spread("theory", "stratified", part["observed"] / part["stratified"], **keys)
+        if quantity == "f1_gap":
+            for column in ("observed", "random", "stratified"):
+                out.add("theory", f"gap_{column}", -np.nanmedian(part[column]), **keys)
+    return pd.DataFrame(out.rows, columns=SUMMARY_COLUMNS)
+
+
+def _split_section(out: _Rows, errors: pd.DataFrame, baseline: str) -> None:
+    """Which stratifiers ignore their seed (k distinct test sets in every cell, where J·k were drawn), and in how
+    many cells the baseline's split variance is 0."""
+    for s, part in errors[errors["stratifier"] != baseline].groupby("stratifier", sort=False):
+        one = bool((part["distinct_test_sets"] <= part["k"]).all() and (part["test_sets"] > part["k"]).all())
+        out.add("split", "one_split", one, stratifier=s)
+    b = errors[errors["stratifier"] == baseline]
+    out.add("split", "flat", (b["split_variance"] == 0).sum(), stratifier=baseline)
+    out.add("split", "cells", len(b), stratifier=baseline)
+
+
+class _Summary:
+    """Look-ups in the summary table."""
+
+    def __init__(self, frame: pd.DataFrame):
+        self.values = {tuple("" if pd.isna(x) else x for x in row[:-1]): row[-1]
+                       for row in frame[SUMMARY_COLUMNS].itertuples(index=False)}
+
+    def __call__(self, section, statistic, subject="", measure="", stratifier="", estimator="") -> float:
+        return self.values.get((section, subject, measure, stratifier, estimator, statistic), np.nan)
+
+    def has(self, section, statistic, **keys) -> bool:
+        return not np.isnan(self(section, statistic, **keys))
+
+    def spread(self, section, name, **keys) -> str:
+        median = self(section, f"{name}_median", **keys)
+        if np.isnan(median):
+            return "n/a"
+        return (f"{_f(median)} (quartiles {_f(self(section, f'{name}_q1', **keys))}–"
+                f"{_f(self(section, f'{name}_q3', **keys))})")
+
+    def count(self, section, statistic, **keys) -> int:
+        v = self(section, statistic, **keys)
+        return 0 if np.isnan(v) else int(v)
+
+
+def verdict(summary: pd.DataFrame, headline: pd.DataFrame, datasets: pd.DataFrame, controls: pd.DataFrame,
+            baseline: str, setup: dict, alpha: float = 0.05) -> str:
+    """Markdown of the section from the summary, headline, per-dataset and control tables; ``setup`` names the
+    datasets, sizes, the (dataset, m) left out, the truth set's size, samples, repeats, ks, learners, controls
+    and where the forest ran."""
+    s = _Summary(summary)
+    chosen = {m: ("pooled" if s("estimators", "pooled_reported", measure=m, stratifier=baseline) == 1 else "part_mean")
+              for m in MEASURES if s.has("estimators", "pooled_reported", measure=m, stratifier=baseline)}
+    stratifiers = list(dict.fromkeys(headline["stratifier"]))
+    lines = ["## Does it matter?", "", _setup(setup, baseline, alpha, s), ""]
+    lines += ["### Across the datasets", ""] + _headline(headline, chosen, baseline, len(setup["datasets"])) + [""]
+    lines += ["### The A/A controls", ""] + _controls(controls, baseline, alpha) + [""]
+    lines += ["### Per dataset", ""] + _per_dataset(datasets, stratifiers, chosen, baseline) + [""]
+    lines += ["### Which estimate to report", ""] + _estimators(s, baseline, chosen) + [""]
+    lines += ["### Cell by cell", ""] + _errors(s, stratifiers, baseline, chosen, alpha) + [""]
+    lines += ["### Which term it moves", ""] + _terms(s, stratifiers, baseline) + [""]
+    lines += ["### The truth and the target", ""] + _targets(s, baseline, chosen) + [""]
+    if any(k[0] == "choices" for k in s.values):
+        lines += ["### The choice of model", ""] + _choices(s, stratifiers, baseline) + [""]
+    if any(k[0] == "theory" for k in s.values):
+        lines += ["### The count model", ""] + _theory(s, summary, baseline) + [""]
     lines += ["### What this does not show", ""] + _caveats(setup) + [""]
     return "\n".join(lines)
 
 
-def _setup(setup: dict, baseline: str, alpha: float, tests: int) -> str:
+def _setup(setup: dict, baseline: str, alpha: float, s: _Summary) -> str:
     forest = setup.get("forest") or {}
+    learners = [name for name in setup["learners"] if name != "forest"]
     where = ""
     if "forest" in setup["learners"] and forest:
-        where = (f" (`forest` on {', '.join(forest.get('datasets', ['every dataset']))} at m ∈ "
-                 f"{forest.get('sizes', setup['sizes'])} only)")
-    return (f"Datasets: {', '.join(setup['datasets'])}; for each size m ∈ {setup['sizes']}, R = {setup['samples']} "
-            f"development samples drawn independently, J = {setup['repeats']} CV repeats each, k ∈ {setup['ks']}; "
-            f"learners: {', '.join(setup['learners'])}{where}; the baseline is `{baseline}`. The truth of a sample is "
-            "the learner's score on the rows left out of it (`err_xy`, the model at hand); the second target, `err`, "
-            "is the expected score of a model trained on m(k − 1)/k rows (Bates, Hastie & Tibshirani 2023). "
-            f"Each stratifier is compared with `{baseline}` within each (dataset, m, k, learner, measure, estimator) "
-            "cell, paired over its R samples: MSE ratios with 95% bootstrap intervals over the samples, and a "
-            "Wilcoxon signed-rank test of the per-sample squared errors; *significant* means a Benjamini–Hochberg "
-            f"q < {alpha} over all {tests} such tests of the study (docs/ALGORITHMS.md §12).")
+        where = (f"; `forest` only on {', '.join(forest.get('datasets', ['every dataset']))} at m ∈ "
+                 f"{forest.get('sizes', setup['sizes'])}")
+    elif "forest" in setup["learners"]:
+        learners.append("forest")
+    left = setup.get("left_out") or []
+    left_text = ""
+    if left:
+        left_text = (" Not run, because two of their samples would share more than the allowed share of rows: "
+                     + "; ".join(f"{d} at m = {m}" for d, m, _ in left) + ".")
+    controls = setup.get("controls") or []
+    control_text = (f" {', '.join(f'`{c}`' for c in controls)} {'is an A/A control' if len(controls) == 1 else 'are A/A controls'}"
+                    f" of `{baseline}`: the same MSE in expectation, tested the same way and kept out of the family."
+                    if controls else "")
+    return (f"Datasets: {', '.join(setup['datasets'])}. Each holds out one fixed truth set of {setup['truth_size']} rows; "
+            f"for each size m ∈ {setup['sizes']}, R = {setup['samples']} development samples are drawn from the other "
+            f"rows, independently for each m.{left_text} J = {setup['repeats']} CV repeats of each sample, k ∈ "
+            f"{setup['ks']}; learners: {', '.join(learners)}{where}; the baseline is `{baseline}`. The truth of a "
+            "sample is the score on the truth set of the learner fitted on it (`err_xy`, the model at hand); the "
+            "second target, `err`, is the expected score of a model trained on m(k − 1)/k rows (Bates, Hastie & "
+            "Tibshirani 2023). A macro measure averages, in truth and estimate alike, over the labels with k or more "
+            f"positives in the sample. Each stratifier is compared with `{baseline}` within each (dataset, m, k, "
+            "learner, measure, estimator) cell, paired over its R samples: the MSE ratio, with a 95% bootstrap "
+            "interval over the samples, and a paired t-test of the mean per-sample squared-error difference whose "
+            "variance is corrected for the rows two samples share (Nadeau & Bengio 2003). Of the "
+            f"{s.count('tests', 'tests')} tests, {s.count('tests', 'controls')} are controls' and "
+            f"{s.count('tests', 'duplicates')} repeat another's differences exactly; over the other "
+            f"{s.count('tests', 'family')}, *significant* means a Benjamini–Hochberg q < {alpha} (Benjamini–Yekutieli "
+            f"beside it, in the tables).{control_text} The dataset is the unit of the headline: a stratifier's median "
+            "MSE ratio per dataset, then a sign test across the datasets.")
 
 
-def _estimators(estimators: pd.DataFrame, baseline: str, chosen: dict) -> list[str]:
-    base = estimators[estimators["stratifier"] == baseline]
-    lines = [f"RMSE of the pooled estimate over the per-part mean's, for `{baseline}` (median over the cells, and the "
-             "cells whose 95% interval lies below 1 or above 1):", "",
-             "| measure | median ratio | pooled lower | pooled higher | report |", "|---|---|---|---|---|"]
-    for measure in MEASURES:
-        part = base[base["measure"] == measure]
-        if part.empty:
-            continue
-        lower = int((part["ratio_high"] < 1).sum())
-        higher = int((part["ratio_low"] > 1).sum())
-        lines.append(f"| {measure} | {_median_iqr(part['ratio'])} | {lower} of {len(part)} | {higher} of {len(part)} | "
+def _headline(headline: pd.DataFrame, chosen: dict, baseline: str, n_datasets: int) -> list[str]:
+    h = _chosen_rows(headline, chosen)
+    lines = [f"Per measure (its recommended estimate) and stratifier: the datasets whose median MSE ratio to "
+             f"`{baseline}` lies below and above 1, a two-sided sign test of those counts, and the median, lowest and "
+             "highest of the datasets' ratios:", "",
+             "| measure | stratifier | below | above | sign test p | median ratio | lowest | highest |",
+             "|---|---|---|---|---|---|---|---|"]
+    for _, r in h.iterrows():
+        name = f"{r['stratifier']} (control)" if r["control"] else r["stratifier"]
+        lines.append(f"| {r['measure']} | {name} | {int(r['below'])} | {int(r['above'])} | {_f(r['sign_p'])} | "
+                     f"{_f(r['median_ratio'])} | {_f(r['lowest_ratio'])} | {_f(r['highest_ratio'])} |")
+    real = h[~h["control"].astype(bool)]
+    if len(real):
+        lowest = real.loc[real["sign_p"].idxmin()]
+        lines += ["", f"The smallest sign-test p of a stratifier (not a control) is {_f(lowest['sign_p'])}: "
+                  f"`{lowest['stratifier']}` on {lowest['measure']}, below 1 on {int(lowest['below'])} and above on "
+                  f"{int(lowest['above'])} of {int(lowest['datasets'])} datasets. With {n_datasets} datasets a sign "
+                  "test cannot be small unless nearly all agree."]
+    return lines
+
+
+def _controls(controls: pd.DataFrame, baseline: str, alpha: float) -> list[str]:
+    if controls.empty:
+        return ["The study declares no A/A control (`cv_error.controls`): how often its test rejects a true null is "
+                "not shown."]
+    lines = [f"Each control against `{baseline}`: its tests, how many had p < {alpha} (before any correction), and that "
+             "rate with its Clopper–Pearson 95% interval (the tests share samples, so the interval is a guide):", "",
+             "| control | estimate | tests | p < α | rate | interval |", "|---|---|---|---|---|---|"]
+    for _, r in controls.iterrows():
+        lines.append(f"| {r['stratifier']} | {r['estimator']} | {int(r['tests'])} | {int(r['rejected'])} | "
+                     f"{_share(r['rate'])} | {_share(r['rate_low'])}–{_share(r['rate_high'])} |")
+    calm = controls[(controls["rate_low"] <= alpha) & (controls["rate_high"] >= alpha)]
+    high, low = controls[controls["rate_low"] > alpha], controls[controls["rate_high"] < alpha]
+    said = [f"The interval holds the nominal {_share(alpha)} for {len(calm)} of {len(controls)} control rows"]
+    if len(high):
+        said.append(f"for {len(high)} it lies above it: the test rejects true nulls too often there, and so its "
+                    "rejections are no evidence")
+    if len(low):
+        said.append(f"for {len(low)} it lies below it: the test is conservative there")
+    return lines + ["", "; ".join(said) + "."]
+
+
+def _per_dataset(datasets: pd.DataFrame, stratifiers: list[str], chosen: dict, baseline: str) -> list[str]:
+    d = _chosen_rows(datasets, chosen)
+    lines = [f"Median MSE ratio to `{baseline}` over each dataset's (m, k, learner) cells, per measure with its "
+             "recommended estimate; in brackets the cells significantly lower / higher:", ""]
+    for measure in [m for m in MEASURES if m in set(d["measure"])]:
+        part = d[d["measure"] == measure]
+        lines += [f"**{measure}**", "", "| dataset | " + " | ".join(stratifiers) + " |",
+                  "|---|" + "---|" * len(stratifiers)]
+        for dataset, by in part.groupby("dataset", sort=False):
+            cells = []
+            for st in stratifiers:
+                r = by[by["stratifier"] == st]
+                cells.append(f"{_f(r['median_ratio'].iloc[0])} ({int(r['lower'].iloc[0])}/{int(r['higher'].iloc[0])})"
+                             if len(r) else "")
+            lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines[:-1]
+
+
+def _estimators(s: _Summary, baseline: str, chosen: dict) -> list[str]:
+    lines = [f"RMSE of the pooled estimate over the per-part mean's, for `{baseline}`: the median over the cells "
+             "(quartiles), and the cells whose 95% interval lies below 1 or above 1:", "",
+             "| measure | median ratio | pooled lower | pooled higher | cells | report |", "|---|---|---|---|---|---|"]
+    for measure in chosen:
+        k = dict(measure=measure, stratifier=baseline)
+        lines.append(f"| {measure} | {s.spread('estimators', 'ratio', **k)} | {s.count('estimators', 'pooled_lower', **k)}"
+                     f" | {s.count('estimators', 'pooled_higher', **k)} | {s.count('estimators', 'cells', **k)} | "
                      f"{chosen[measure]} |")
-    auc = base[base["measure"] == "macro_auc"]
     lines += ["", "Report the estimate in the last column: it has the lower RMSE in most cells. The per-part mean of a "
               "macro measure averages ratios of small counts, which is biased in small parts (Forman & Scholz 2010); "
               "the pooled estimate scores every out-of-fold prediction at once."]
-    if len(auc):
-        lines.append(f"For macro-AUC the pooled scores mix the k models' scales; its pooled/per-part RMSE ratio is "
-                     f"{_median_iqr(auc['ratio'])}, which decides it here.")
+    auc = [(learner, s.spread("estimators", "ratio", subject=learner, measure="macro_auc", stratifier=baseline))
+           for (sec, learner, measure, st, _, stat) in s.values
+           if sec == "estimators" and learner and measure == "macro_auc" and stat == "ratio_median"]
+    if auc:
+        lines.append("For macro-AUC the pooled estimate ranks the out-of-fold scores of the k models together: kNN's "
+                     "scores are shares of its neighbours on one scale in every model, ridge's and the forest's need "
+                     "not be. Its pooled/per-part RMSE ratio by learner: "
+                     + "; ".join(f"{learner} {spread}" for learner, spread in auc) + ".")
     return lines
 
 
-def _cells(paired: pd.DataFrame, chosen: dict) -> pd.DataFrame:
-    """The paired rows of each measure's recommended estimator."""
-    return paired[paired.apply(lambda r: chosen.get(r["measure"]) == r["estimator"], axis=1)] if len(paired) else paired
-
-
-def _errors(paired: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
-    p = _cells(paired, chosen)
+def _errors(s: _Summary, stratifiers: list[str], baseline: str, chosen: dict, alpha: float) -> list[str]:
     lines = [f"MSE against the truth, each stratifier over `{baseline}`, with the recommended estimate of each measure: "
-             "the median ratio over the (dataset, m, k, learner) cells, and the cells where it is significantly lower "
-             "or higher:", "", "| measure | stratifier | median MSE ratio | lower | higher | cells |", "|---|---|---|---|---|---|"]
-    for measure in MEASURES:
-        for s in stratifiers:
-            part = p[(p["measure"] == measure) & (p["stratifier"] == s)]
-            if part.empty:
+             "the median ratio over the (dataset, m, k, learner) cells (quartiles), and the cells where it is "
+             f"significantly lower or higher (Benjamini–Hochberg q < {alpha}; Benjamini–Yekutieli in brackets):", "",
+             "| measure | stratifier | median MSE ratio | lower | higher | cells |", "|---|---|---|---|---|---|"]
+    for measure, estimator in chosen.items():
+        for st in stratifiers:
+            k = dict(measure=measure, stratifier=st, estimator=estimator)
+            if not s.has("errors", "cells", **k):
                 continue
-            lower = int((part["significant"] & (part["wins"] > part["losses"])).sum())
-            higher = int((part["significant"] & (part["losses"] > part["wins"])).sum())
-            lines.append(f"| {measure} | {s} | {_median_iqr(part['mse_ratio'])} | {lower} | {higher} | {len(part)} |")
-    sig = p[p["significant"]]
-    lower = int((sig["wins"] > sig["losses"]).sum())
-    higher = int((sig["losses"] > sig["wins"]).sum())
-    total = len(p)
-    lines += ["", f"**In short:** with the recommended estimates, stratifying lowers the MSE significantly in {lower} and "
-              f"raises it in {higher} of {total} (stratifier, cell) comparisons; in the other {total - lower - higher} "
-              f"no difference from `{baseline}` can be told apart from the samples' spread."]
-    other = paired[~paired.index.isin(p.index)]
-    if len(other):
-        o_lower = int((other["significant"] & (other["wins"] > other["losses"])).sum())
-        o_higher = int((other["significant"] & (other["losses"] > other["wins"])).sum())
-        lines.append(f"With the other estimate of each measure it lowers the MSE significantly in {o_lower} and raises it "
-                     f"in {o_higher} of {len(other)}: what a stratifier seems to gain depends on the estimator.")
+            lines.append(f"| {measure} | {st} | {s.spread('errors', 'mse_ratio', **k)} | {s.count('errors', 'lower', **k)} "
+                         f"({s.count('errors', 'lower_by', **k)}) | {s.count('errors', 'higher', **k)} "
+                         f"({s.count('errors', 'higher_by', **k)}) | {s.count('errors', 'cells', **k)} |")
+    lines += ["", "The cells of one dataset share its samples and truth set: their counts are not independent "
+              "evidence, which is why the headline above counts datasets."]
     return lines
 
 
-def _terms(paired: pd.DataFrame, errors: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
-    lines = [f"The MSE is bias² + the split variance E[Var(ê | D)] + the sample term Var(E[ê | D] − t), exactly. Each "
-             f"term's shift from `{baseline}`'s, as a share of `{baseline}`'s MSE: the median over the cells, and the "
-             "cells whose 95% interval excludes no shift (below 0, above 0).", "",
-             "| estimate | stratifier | bias² | split variance | sample term | split variance ratio (repeats of the baseline it equals) |",
-             "|---|---|---|---|---|---|"]
+def _terms(s: _Summary, stratifiers: list[str], baseline: str) -> list[str]:
+    lines = [f"The MSE is bias² + the split variance E[Var(ê | D)] + the sample term Var(E[ê | D] − t), each estimated "
+             f"without bias (docs/ALGORITHMS.md). Each term's shift from `{baseline}`'s, as a share of `{baseline}`'s "
+             "MSE: the median over the cells, and the cells whose 95% interval lies below 0 or above 0. Then the "
+             f"split-variance ratio, and the number of `{baseline}` repeats whose mean has the stratifier's MSE (its "
+             "median; the cells where no number of repeats reaches it, and where one repeat is already better):", "",
+             "| estimate | stratifier | bias² | split variance | sample term | split-variance ratio (below 1) | "
+             f"`{baseline}` repeats of equal MSE (∞; below 1) |", "|---|---|---|---|---|---|---|"]
     for estimator in ("pooled", "part_mean"):
-        for s in stratifiers:
-            part = paired[(paired["estimator"] == estimator) & (paired["stratifier"] == s)]
-            if part.empty:
+        for st in stratifiers:
+            k = dict(stratifier=st, estimator=estimator)
+            if not s.has("terms", "cells", **k):
                 continue
-            cells = []
-            for t in ("bias2", "split_variance", "sample_term"):
-                below = int((part[f"{t}_shift_high"] < 0).sum())
-                above = int((part[f"{t}_shift_low"] > 0).sum())
-                cells.append(f"{_pct(float(np.nanmedian(part[f'{t}_shift'])))} ({below} below, {above} above)")
-            ratio = part["split_ratio"].replace([np.inf, -np.inf], np.nan)
-            below = int((part["split_ratio_high"] < 1).sum())
-            med = float(np.nanmedian(ratio)) if ratio.notna().any() else np.nan
-            equal = "∞" if np.isfinite(med) and med == 0 else _f(1 / med) if np.isfinite(med) else "n/a"
-            lines.append(f"| {estimator} | {s} | {' | '.join(cells)} | {_f(med)} ({below} of {len(part)} below 1): "
-                         f"{equal} |")
-    lines += ["", "A split-variance ratio r means one CV of the stratifier varies with its split as much as the mean of "
-              f"1/r CVs of `{baseline}` (\"repeats equivalent\"; Eve, Varoquaux & Moreau 2026 use *sample gain* for "
-              "something else: the training rows a better estimate is worth). A stratifier can move the bias² too, "
-              "not only the split variance: it changes which parts the estimate averages, so its mean given the "
-              "sample."]
-    return lines + _no_split_variance(errors, baseline)
+            cells = [f"{_pct(s('terms', f'{t}_shift_median', **k))} ({s.count('terms', f'{t}_below', **k)} below, "
+                     f"{s.count('terms', f'{t}_above', **k)} above)" for t in TERM_NAMES]
+            lines.append(f"| {estimator} | {st} | {' | '.join(cells)} | {_f(s('terms', 'split_ratio_median', **k))} "
+                         f"({s.count('terms', 'split_ratio_below', **k)} of {s.count('terms', 'cells', **k)}) | "
+                         f"{_f(s('terms', 'random_repeats_median', **k))} ({s.count('terms', 'random_repeats_infinite', **k)}; "
+                         f"{s.count('terms', 'random_repeats_below_one', **k)}) |")
+    lines += ["", f"`{baseline}` with J repeats has MSE bias² + sample term + split variance/J: no number of repeats "
+              "takes it below bias² + sample term. The split-variance ratio compares one term only; the repeats of "
+              "equal MSE compare the whole error."]
+    return lines + _no_split_variance(s, stratifiers, baseline)
 
 
-def _no_split_variance(errors: pd.DataFrame, baseline: str) -> list[str]:
+def _no_split_variance(s: _Summary, stratifiers: list[str], baseline: str) -> list[str]:
     """Why a split variance is 0: a stratifier whose repeats give one split (k distinct test sets in every
     cell: it ignores its seed), or cells where even the baseline's repeats give one estimate on every sample."""
-    others = errors[errors["stratifier"] != baseline]  # with one repeat (J·k = k test sets) no seed can show
-    one_split = [s for s, part in others.groupby("stratifier", sort=False)
-                 if (part["distinct_test_sets"] <= part["k"]).all() and (part["test_sets"] > part["k"]).all()]
+    one_split = [st for st in stratifiers if s("split", "one_split", stratifier=st) == 1]
     lines = []
     if one_split:
-        names = ", ".join(f"`{s}`" for s in one_split)
+        names = ", ".join(f"`{st}`" for st in one_split)
         verb = "ignores its seed" if len(one_split) == 1 else "ignore their seeds"
         lines.append(f"{names} {verb}: every repeat is the same split (k distinct test sets, not J·k), so the split "
                      "variance is 0 and the one split's luck stays in the sample term.")
-    base = errors[errors["stratifier"] == baseline]
-    flat = int((base["split_variance"] == 0).sum())
+    flat = s.count("split", "flat", stratifier=baseline)
     if flat:
-        lines.append(f"In {flat} of {len(base)} cells `{baseline}`'s split variance is 0{' too' if one_split else ''}: its "
-                     "J repeats gave the same estimate on every sample, and there the split-variance ratio is undefined.")
+        lines.append(f"In {flat} of {s.count('split', 'cells', stratifier=baseline)} cells `{baseline}`'s split variance "
+                     f"is 0{' too' if one_split else ''}: its J repeats gave the same estimate on every sample, and there "
+                     "the split-variance ratio is undefined.")
     return lines
 
 
-def _targets(errors: pd.DataFrame, baseline: str, chosen: dict) -> list[str]:
-    base = errors[errors["stratifier"] == baseline]
-    base = base[base.apply(lambda r: chosen.get(r["measure"]) == r["estimator"], axis=1)]
+def _targets(s: _Summary, baseline: str, chosen: dict) -> list[str]:
     lines = [f"For `{baseline}` with the recommended estimates, per measure: the truth's own noise (its variance over "
-             "bootstrap resamples of the pool) as a share of the MSE, the correlation over samples of the estimate "
-             "with the truth, and the MSE against `err` over the MSE against `err_xy` (medians, quartiles):", "",
-             "| measure | truth noise ÷ MSE | corr(ê, t) | MSE(err) ÷ MSE(err_xy) |", "|---|---|---|---|"]
-    for measure in MEASURES:
-        part = base[base["measure"] == measure]
-        if part.empty:
+             "bootstrap resamples of the truth set) as a share of the MSE, the correlation over the samples of the "
+             "estimate with the truth, the MSE against `err` over the MSE against `err_xy`, and the labels a macro "
+             "measure averages over (medians over the cells, quartiles):", "",
+             "| measure | truth noise ÷ MSE | corr(ê, t) | MSE(err) ÷ MSE(err_xy) | labels |", "|---|---|---|---|---|"]
+    for measure, estimator in chosen.items():
+        k = dict(measure=measure, stratifier=baseline, estimator=estimator)
+        if not s.has("targets", "corr_median", **k) and not s.has("targets", "noise_share_median", **k):
             continue
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lines.append(f"| {measure} | {_median_iqr(part['truth_noise'] / part['mse'])} | {_median_iqr(part['corr'])} | "
-                         f"{_median_iqr(part['mse_err'] / part['mse'])} |")
-    corr = float(np.nanmedian(base["corr"])) if len(base) else np.nan
-    lines += ["", f"The estimate follows the truth of the model at hand weakly (median correlation {_f(corr, 2)}): CV "
-              "estimates the error of the procedure more than that of the model it returns (Bates, Hastie & Tibshirani "
-              "2023). Part of every MSE above is the truth's own noise, the same for every stratifier: it leaves the "
-              "differences between stratifiers, not their ratios, as they are."]
+        lines.append(f"| {measure} | {s.spread('targets', 'noise_share', **k)} | {s.spread('targets', 'corr', **k)} | "
+                     f"{s.spread('targets', 'err_ratio', **k)} | {s.spread('targets', 'labels', **k)} |")
+    lines += ["", "Part of every MSE above is the truth's own noise, the same for every stratifier: it leaves the "
+              "differences between stratifiers as they are, and pulls their ratios towards 1."]
     return lines
 
 
-def _choices(choices: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
-    c = choices[choices.apply(lambda r: chosen.get(r["measure"]) == r["estimator"], axis=1)]
-    lines = [f"How often CV picks the model the truth picks (mean over cells), and the cells where a stratifier's "
-             f"agreement differs from `{baseline}`'s beyond its 95% interval (paired over the samples):", "",
-             "| task | stratifier | agreement | regret | higher | lower | cells |", "|---|---|---|---|---|---|---|"]
-    for task, part in c.groupby("task", sort=False):
-        for s in [baseline, *stratifiers]:
-            ps = part[part["stratifier"] == s]
-            if ps.empty:
+def _choices(s: _Summary, stratifiers: list[str], baseline: str) -> list[str]:
+    lines = [f"How often CV picks the model the truth picks (mean over cells), the truth lost by its pick, and the "
+             f"cells where a stratifier's agreement differs from `{baseline}`'s beyond its 95% interval (paired over the "
+             "samples):", "", "| task | stratifier | agreement | regret | higher | lower | cells |",
+             "|---|---|---|---|---|---|---|"]
+    tasks = list(dict.fromkeys(k[1] for k in s.values if k[0] == "choices"))
+    for task in tasks:
+        for st in [baseline, *stratifiers]:
+            k = dict(subject=task, stratifier=st)
+            if not s.has("choices", "cells", **k):
                 continue
-            higher = int((ps["baseline_gap_low"] > 0).sum())
-            lower = int((ps["baseline_gap_high"] < 0).sum())
-            gaps = "–" if s == baseline else f"{higher} | {lower}"
-            lines.append(f"| {task} | {s} | {100 * ps['agreement'].mean():.1f}% | {_f(ps['regret'].mean())} | "
-                         f"{gaps if s != baseline else '– | –'} | {len(ps)} |")
+            gaps = "– | –" if st == baseline else f"{s.count('choices', 'higher', **k)} | {s.count('choices', 'lower', **k)}"
+            lines.append(f"| {task} | {st} | {_share(s('choices', 'agreement', **k))} | {_f(s('choices', 'regret', **k))} | "
+                         f"{gaps} | {s.count('choices', 'cells', **k)} |")
     lines += ["", "`learner` picks among the study's learners; `neighbours` among kNN with 5, 10, 20 and 40 neighbours, "
               "close competitors whose order a split can change."]
     return lines
 
 
-def _theory(theory: pd.DataFrame, baseline: str) -> list[str]:
-    lines = ["The count model (docs/ALGORITHMS.md §12.4) predicts three quantities from the hypergeometric law of a "
-             "label's count in a test part (random k-fold) and from exact label stratification. Observed over predicted, "
-             "median over (dataset, m, k) (quartiles):", "",
+def _theory(s: _Summary, summary: pd.DataFrame, baseline: str) -> list[str]:
+    lines = ["The count model (docs/ALGORITHMS.md) predicts three quantities from the hypergeometric law of a label's "
+             "count in a test part (random k-fold) and from exact label stratification. Observed over predicted, median "
+             "over (dataset, m, k) (quartiles):", "",
              "| quantity | stratifier | observed ÷ predicted (random) | observed ÷ predicted (stratified) |",
              "|---|---|---|---|"]
-    for quantity, part in theory.groupby("quantity", sort=False):
-        for s, ps in part.groupby("stratifier", sort=False):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                lines.append(f"| {quantity} | {s} | {_median_iqr(ps['observed'] / ps['random'])} | "
-                             f"{_median_iqr(ps['observed'] / ps['stratified'])} |")
-    gap = theory[(theory["quantity"] == "f1_gap") & (theory["stratifier"] == baseline)]
-    if len(gap):
-        observed, random, stratified = (-float(np.nanmedian(gap[c])) for c in ("observed", "random", "stratified"))
+    theory = summary[summary["section"] == "theory"]
+    for (quantity, st), _ in theory.groupby(["subject", "stratifier"], sort=False):
+        k = dict(subject=quantity, stratifier=st)
+        lines.append(f"| {quantity} | {st} | {s.spread('theory', 'random', **k)} | {s.spread('theory', 'stratified', **k)} |")
+    k = dict(subject="f1_gap", stratifier=baseline)
+    if s.has("theory", "gap_observed", **k):
+        observed, random, stratified = (s("theory", f"gap_{c}", **k) for c in ("observed", "random", "stratified"))
         shrinks = np.isfinite(stratified) and np.isfinite(random) and stratified < random
         lines += ["", f"For `{baseline}` the per-part macro-F1 lies below the pooled one by a median {_f(observed)} "
                   f"(the count model predicts {_f(random)}); for label-stratified parts it predicts {_f(stratified)}: "
@@ -250,28 +451,57 @@ def _theory(theory: pd.DataFrame, baseline: str) -> list[str]:
     return lines
 
 
-def _per_dataset(paired: pd.DataFrame, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
-    p = _cells(paired, chosen)
-    lines = [f"Median MSE ratio to `{baseline}` over each dataset's (m, k, learner, measure) cells with the recommended "
-             "estimates; in brackets the cells significantly lower / higher:", "",
-             "| dataset | " + " | ".join(stratifiers) + " |", "|---|" + "---|" * len(stratifiers)]
-    for dataset, part in p.groupby("dataset", sort=False):
-        cells = []
-        for s in stratifiers:
-            ps = part[part["stratifier"] == s]
-            lower = int((ps["significant"] & (ps["wins"] > ps["losses"])).sum())
-            higher = int((ps["significant"] & (ps["losses"] > ps["wins"])).sum())
-            cells.append(f"{_f(float(np.nanmedian(ps['mse_ratio'])))} ({lower}/{higher})" if len(ps) else "")
-        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
-    return lines
-
-
 def _caveats(setup: dict) -> list[str]:
-    return [f"- {len(setup['learners'])} learners ({', '.join(setup['learners'])}), chosen to be fast, not strong; a "
-            "learner whose fit depends more on which rows it sees may react to the split otherwise.",
-            f"- {len(setup['datasets'])} datasets, each analysed on its own (its samples are the unit of its tests); no "
-            "claim here extends to datasets unlike them.",
-            "- Two targets: the model at hand on a finite pool (whose noise is shown) and the expected risk at the "
-            "training size of the folds; the comparisons use the first.",
-            "- Two estimators: a stratifier's gain with one of them need not hold with the other.",
+    forest = setup.get("forest") or {}
+    fast = [name for name in setup["learners"] if name != "forest" or not forest]
+    reach = ""
+    if "forest" in setup["learners"] and forest:
+        reach = (f" The forest ran on {', '.join(forest.get('datasets', ['every dataset']))} at m ∈ "
+                 f"{forest.get('sizes', setup['sizes'])} only: a few cells of the study.")
+    return [f"- Learners {', '.join(fast)}, chosen to be fast, not strong; a learner whose fit depends more on which "
+            f"rows it sees may react to the split otherwise.{reach}",
+            f"- {len(setup['datasets'])} datasets; no claim here extends to datasets unlike them.",
+            "- Two targets: the model at hand on a finite truth set (whose noise is shown) and the expected risk at the "
+            "training size of the folds; every comparison uses the first.",
+            "- Two estimators, each compared with the baseline's same estimator: a stratifier's gain with one of them "
+            "need not hold with the other.",
             f"- Development samples of {setup['sizes']} rows: larger samples leave less to stratify."]
+
+
+NUMBER = re.compile(r"(?<![\w.\-/§])[-+−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?%?(?![\w])")
+CITATION = re.compile(r"\b(?:19|20)\d\d\)")  # a cited work's year, "(… & Tibshirani 2023)"
+
+
+def _forms(value: float) -> set[str]:
+    """The ways the page may print ``value``."""
+    if not np.isfinite(value):
+        return {"∞"} if value > 0 else set()
+    forms = {_f(value), _f(value, 2), _pct(value), _share(value)}
+    if float(value).is_integer():
+        forms.add(str(int(value)))
+    return {f.replace("+", "") for f in forms} | forms
+
+
+def unpublished_numbers(page: str, tables: list[pd.DataFrame], config: dict) -> list[str]:
+    """The numbers of ``page`` that no table nor config value gives (as the page formats them), apart from
+    :data:`CONSTANTS` and cited years: what a reader could not find in what is published with it."""
+    known = {form for c in CONSTANTS for form in (str(c), f"{c}%")}
+    for frame in tables:
+        for column in frame.columns:
+            values = pd.to_numeric(frame[column], errors="coerce").dropna().to_numpy(dtype=float)
+            for v in np.unique(values):
+                known |= _forms(v)
+
+    def walk(node):
+        if isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            known.update(_forms(float(node)))
+
+    walk(config)
+    text = CITATION.sub(")", page)
+    return [n for n in NUMBER.findall(text) if n.replace("−", "-").lstrip("+") not in known and n not in known]

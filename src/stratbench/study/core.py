@@ -67,7 +67,7 @@ class Study:
     ``classifiers``, ``forest`` (a classifier's defaults), ``data`` (download settings), ``groups``
     (dataset groups of the rank tables, ``all`` included), ``alpha``, ``reproduces``, ``grid_ks`` (the
     k of a fold-quality grid study, empty otherwise), ``optimum`` (its ``grid.optimum``), ``cv_error`` (the
-    settings of a "does it matter" study, empty otherwise) and its ``cv_sizes``, ``import_paths``.
+    settings of a "does it matter" study, empty otherwise) and ``import_paths``.
 
     Examples
     --------
@@ -102,7 +102,6 @@ class Study:
         self.grid_ks = self.grid.get("n_splits", [])
         self.optimum = self.grid.get("optimum") or {}  # the optimality gap's solver settings, empty: none
         self.cv_error = config.get("cv_error") or {}  # the "does it matter" study's settings, empty: none
-        self.cv_sizes = self.cv_error.get("sizes", [])
         # k: what the checks hold every dataset to (its kind's: a benchmark's one; a grid's or cv_error's largest)
         self.n_splits = self.kind_class().largest_k(config)
         network = config.get("network_stability", False)

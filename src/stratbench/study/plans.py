@@ -94,6 +94,12 @@ class Plan:
         """The checks of this kind's keys that the schema cannot make (it has checked their types)."""
 
     @classmethod
+    def notes(cls, study: Study) -> list[str]:
+        """What a valid config of this kind leaves out or decides that its user should read before it runs
+        (``stratbench check`` prints them)."""
+        return []
+
+    @classmethod
     def largest_k(cls, config: dict) -> int | None:
         """The k every dataset of a config of this kind is held to (its largest); None: it splits into no folds."""
         return config.get("n_splits")
@@ -290,12 +296,16 @@ class CvErrorPlan(Plan):
 
     @classmethod
     def check(cls, study: Study) -> None:
-        """A truth pool of ``min_pool`` rows beside every development sample, k no larger than the smallest sample,
-        its baseline among the stratifiers."""
+        """A truth set and room for a development sample of some size beside it in every dataset, k no larger
+        than the smallest sample, its baseline and controls among the stratifiers."""
         cv = study.cv_error
         if cv["baseline"] not in study.stratifiers:
             raise StratbenchError(f"config: cv_error.baseline {cv['baseline']!r} is not one of the stratifiers "
                                   f"({', '.join(study.stratifiers)})")
+        unknown = [c for c in cv.get("controls", []) if c not in study.stratifiers or c == cv["baseline"]]
+        if unknown:
+            raise StratbenchError(f"config: cv_error.controls {unknown[0]!r} is not one of the stratifiers other than "
+                                  f"the baseline ({', '.join(s for s in study.stratifiers if s != cv['baseline'])})")
         if max(cv["n_splits"]) > min(cv["sizes"]):
             raise StratbenchError(f"config: cv_error.n_splits {max(cv['n_splits'])} is greater than the smallest "
                                   f"development sample ({min(cv['sizes'])} rows)")
@@ -304,12 +314,66 @@ class CvErrorPlan(Plan):
         if unknown or set(forest.get("sizes", [])) - set(cv["sizes"]):
             raise StratbenchError(f"config: cv_error.forest names datasets or sizes the study does not have: "
                                   f"{unknown or sorted(set(forest['sizes']) - set(cv['sizes']))}")
+        runs = {d for d, _ in cls.cells(study)}
         for d in study.datasets:
-            examples = study.shape(d)[0]
-            if max(cv["sizes"]) + cv["min_pool"] > examples:
-                raise StratbenchError(f"config: dataset {d!r} has {examples} examples: too few for a development "
-                                      f"sample of {max(cv['sizes'])} and a truth pool of at least {cv['min_pool']} "
-                                      "(cv_error.min_pool)")
+            if d not in runs:
+                examples = study.shape(d)[0]
+                rest = examples - cv["truth_size"]
+                raise StratbenchError(
+                    f"config: dataset {d!r} has {examples} examples: after its truth set of {cv['truth_size']} "
+                    f"(cv_error.truth_size), {max(rest, 0)} rows are left, too few for a development sample of "
+                    f"{min(cv['sizes'])} sharing at most {cv['max_overlap']} of its rows with another "
+                    f"(cv_error.max_overlap); lower truth_size or the sizes, or leave the dataset out")
+
+    @staticmethod
+    def overlap(study: Study, dataset: str, m: int) -> float:
+        """The expected share of rows two development samples of size m of ``dataset`` share: m / (rows outside
+        the truth set); infinite where there are fewer than m."""
+        rest = study.shape(dataset)[0] - study.cv_error["truth_size"]
+        return m / rest if rest >= m else float("inf")
+
+    @classmethod
+    def cells(cls, study: Study) -> list[tuple[str, int]]:
+        """The (dataset, m) the study runs: those whose overlap is at most ``cv_error.max_overlap``."""
+        cv = study.cv_error
+        return [(d, m) for d in study.datasets for m in cv["sizes"]
+                if cls.overlap(study, d, m) <= cv["max_overlap"]]
+
+    @classmethod
+    def left_out(cls, study: Study) -> list[tuple[str, int, float]]:
+        """The (dataset, m, overlap) not run: their samples would share more than ``cv_error.max_overlap``."""
+        run = set(cls.cells(study))
+        return [(d, m, cls.overlap(study, d, m)) for d in study.datasets for m in study.cv_error["sizes"]
+                if (d, m) not in run]
+
+    @classmethod
+    def notes(cls, study: Study) -> list[str]:
+        cv = study.cv_error
+
+        def why(d, m, overlap):
+            if overlap == float("inf"):
+                return f"only {study.shape(d)[0] - cv['truth_size']} rows lie outside its truth set"
+            return f"two samples would share {overlap:.2f} of their rows on average, above cv_error.max_overlap " \
+                   f"{cv['max_overlap']}"
+
+        return [f"not run: {d} at m = {m} ({why(d, m, overlap)})" for d, m, overlap in cls.left_out(study)]
+
+    def verdict_setup(self) -> dict:
+        """What the generated page states of the study's design (:func:`stratbench.cv_error.verdict.verdict`)."""
+        cv = self.study.cv_error
+        return dict(datasets=list(self.study.datasets), sizes=cv["sizes"], left_out=self.left_out(self.study),
+                    truth_size=cv["truth_size"], controls=cv.get("controls", []), samples=cv["samples"],
+                    repeats=len(self.study.repeats), ks=cv["n_splits"], learners=cv["learners"],
+                    forest=cv.get("forest") or {})
+
+    def streams(self) -> dict[str, str | None]:
+        """stratifier → the stream of its CV seeds: None (the shared one) but for a declared control of the
+        baseline's class, which draws from its own name's."""
+        study = self.study
+        cls_of = lambda name: (study.stratifiers[name] or {}).get("class", name)
+        base = cls_of(study.cv_error["baseline"])
+        controls = study.cv_error.get("controls", [])
+        return {s: (s if s in controls and cls_of(s) == base else None) for s in study.stratifiers}
 
     @classmethod
     def largest_k(cls, config: dict) -> int | None:
