@@ -341,13 +341,13 @@ def once(output: str) -> str:
 
 def _cv_error_tables(args) -> int:
     """Recompute a does-it-matter study's tables and page from its published rows."""
-    import yaml
-
     from stratbench.cv_error.publish import recompute
+    from stratbench.study.plans import CvErrorPlan
 
-    with open(args.configfile, encoding="utf-8") as f:
-        config = yaml.safe_load(f)
-    for path in recompute(config, args.inputs, args.out):
+    study = _load_study(args.configfile)
+    if study.kind != "cv_error":
+        raise StratbenchError(f"{args.configfile}: kind {study.kind!r}; cv-error-tables recomputes a cv_error study's")
+    for path in recompute(args.inputs, args.out, **CvErrorPlan(study).table_arguments()):
         print(f"written: {path}")
     return 0
 

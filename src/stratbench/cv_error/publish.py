@@ -24,23 +24,18 @@ def read_inputs(folder: str | Path) -> dict[str, pd.DataFrame]:
     return {name: pd.read_csv(Path(folder) / f"{name}.csv.gz") for name in INPUTS}
 
 
-def recompute(config: dict, inputs: str | Path, out: str | Path) -> list[Path]:
-    """Every table (:data:`TABLE_FILES`) and the page of the study of ``config`` from its published ``inputs``,
-    written under ``out``; the files written."""
-    from stratbench.study import Study
-    from stratbench.study.plans import CvErrorPlan
-
-    study = Study.checked(config)
-    cv = study.cv_error
-    made = tables(read_inputs(inputs), list(study.stratifiers), cv["baseline"], cv.get("controls", []), study.alpha,
-                  study.seed)
+def recompute(inputs: str | Path, out: str | Path, stratifiers: list[str], baseline: str, controls: list[str],
+              alpha: float, seed: int, setup: dict) -> list[Path]:
+    """Every table (:data:`TABLE_FILES`) and the page of a study from its published ``inputs``, written under
+    ``out``, with the study's stratifiers (in order), baseline, controls, α, base seed and the page's ``setup``
+    (:meth:`stratbench.study.plans.CvErrorPlan.table_arguments` gives them all); the files written."""
+    made = tables(read_inputs(inputs), stratifiers, baseline, controls, alpha, seed)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, frame in made.items():
         write_csv(out / TABLE_FILES[name], frame)
         written.append(out / TABLE_FILES[name])
-    page = verdict(made["summary"], made["headline"], made["datasets"], made["controls"], cv["baseline"],
-                   CvErrorPlan(study).verdict_setup(), study.alpha)
-    write_text(out / PAGE, page)
+    write_text(out / PAGE, verdict(made["summary"], made["headline"], made["datasets"], made["controls"], baseline,
+                                   setup, alpha))
     return [*written, out / PAGE]

@@ -366,6 +366,12 @@ class CvErrorPlan(Plan):
                     repeats=len(self.study.repeats), ks=cv["n_splits"], learners=cv["learners"],
                     forest=cv.get("forest") or {})
 
+    def table_arguments(self) -> dict:
+        """What :func:`stratbench.cv_error.publish.recompute` needs of the study beside its rows."""
+        study, cv = self.study, self.study.cv_error
+        return dict(stratifiers=list(study.stratifiers), baseline=cv["baseline"], controls=cv.get("controls", []),
+                    alpha=study.alpha, seed=study.seed, setup=self.verdict_setup())
+
     def streams(self) -> dict[str, str | None]:
         """stratifier → the stream of its CV seeds: None (the shared one) but for a declared control of the
         baseline's class, which draws from its own name's."""
