@@ -73,19 +73,32 @@ def draw(figure: Committed):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return getattr(module, function)(pd.read_csv(folder / figure.table), *figure.args)
-    from stratbench.figures import FigureStyle
     from stratbench.study.figures import Facts, table_reader
     from stratbench.study.figures import draw as draw_recipe
 
     tables = {p.name: p for p in folder.glob("*.csv")}
-    return draw_recipe(figure.recipe, table_reader(tables), figure.subject, FigureStyle(),
+    return draw_recipe(figure.recipe, table_reader(tables), figure.subject, _style(figure),
                        Facts(baseline=figure.baseline or None))
 
 
-def write(figure: Committed, path: Path) -> None:
-    from stratbench.figures import FigureStyle, save_figure
+def _style(figure: Committed):
+    """The style the figure is drawn in: its study's where the study is published with its config (as its run
+    drew it), the default otherwise."""
+    from stratbench.figures import FigureStyle
 
-    save_figure(draw(figure), path, None, FigureStyle())
+    config_file = PUBLISHED / figure.tables / "config.yaml"
+    if not config_file.exists():
+        return FigureStyle()
+    import yaml
+
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    return FigureStyle.from_config({"figures": config.get("figures") or {}, "stratifiers": list(config["stratifiers"])})
+
+
+def write(figure: Committed, path: Path) -> None:
+    from stratbench.figures import save_figure
+
+    save_figure(draw(figure), path, None, _style(figure))
 
 
 def stale() -> list[str]:

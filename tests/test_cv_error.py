@@ -508,3 +508,20 @@ def test_the_calibration_times_the_truth_and_every_stratifier_at_every_size():
     seconds = calibrate_cv_error(study, "synth_rare", study.load_dataset("synth_rare"), log=lambda *a: None)
     assert set(seconds) == {"truth", "random", "iterative"}
     assert all(set(by_m) == {100, 200} and all(v > 0 for v in by_m.values()) for by_m in seconds.values())
+
+
+def test_the_published_page_and_tables_are_what_the_code_makes_from_the_published_rows(tmp_path):
+    """docs/published/cv_error_quick: every table and the page recomputed from the rows published beside them,
+    byte for byte, and every number of the page in a published table or the config."""
+    from stratbench.cv_error.publish import PAGE, TABLE_FILES
+    from stratbench.cv_error.verdict import unpublished_numbers
+
+    published = REPO / "docs" / "published" / "cv_error_quick"
+    assert main(["cv-error-tables", "--configfile", str(published / "config.yaml"), "--inputs",
+                 str(published / "inputs"), "--out", str(tmp_path)]) == 0
+    for name in [*TABLE_FILES.values(), PAGE]:
+        assert (tmp_path / name).read_bytes() == (published / name).read_bytes(), name
+    page = (published / PAGE).read_text()
+    assert (published / "report.md").read_text().endswith(page.partition("\n")[2].lstrip())  # the docs' copy
+    tables = [pd.read_csv(published / TABLE_FILES[n]) for n in ("summary", "headline", "datasets", "controls")]
+    assert unpublished_numbers(page, tables, yaml.safe_load((published / "config.yaml").read_text())) == []
