@@ -525,3 +525,20 @@ def test_the_published_page_and_tables_are_what_the_code_makes_from_the_publishe
     assert (published / "report.md").read_text().endswith(page.partition("\n")[2].lstrip())  # the docs' copy
     tables = [pd.read_csv(published / TABLE_FILES[n]) for n in ("summary", "headline", "datasets", "controls")]
     assert unpublished_numbers(page, tables, yaml.safe_load((published / "config.yaml").read_text())) == []
+
+
+def test_a_compressed_table_is_the_same_bytes_whatever_its_path_and_time(tmp_path):
+    """gzip's header holds a time and a file name: write_csv leaves both out (the atomic write's temporary name and
+    the clock made two runs' cv_error_inputs differ)."""
+    import gzip
+    import time
+
+    from stratbench.io import write_csv
+
+    frame = pd.DataFrame({"a": [1, 2], "b": [0.1, float("nan")]})
+    write_csv(tmp_path / "one.csv.gz", frame)
+    time.sleep(1.1)
+    write_csv(tmp_path / "two.csv.gz", frame)
+    assert (tmp_path / "one.csv.gz").read_bytes() == (tmp_path / "two.csv.gz").read_bytes()
+    assert gzip.decompress((tmp_path / "one.csv.gz").read_bytes()) == b"a,b\n1,0.1\n2,\n"
+    assert pd.read_csv(tmp_path / "two.csv.gz").equals(frame)

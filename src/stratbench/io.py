@@ -116,10 +116,16 @@ def write_rows(path: str | os.PathLike, columns: list[str], rows: list[tuple]) -
 
 def write_csv(path: str | os.PathLike, frame) -> None:
     """Write a pandas DataFrame as CSV atomically; floats use Python's shortest round-trip repr; gzip-compressed
-    where ``path`` ends in .gz (with no time stamp, so the same table gives the same bytes)."""
-    gz = {"method": "gzip", "mtime": 0} if str(path).endswith(".gz") else None
+    where ``path`` ends in .gz, with no time stamp and no file name in its header, so that the same table gives the
+    same bytes."""
     with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False, lineterminator="\n", compression=gz)
+        if str(path).endswith(".gz"):
+            import gzip
+
+            with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+                gz.write(frame.to_csv(index=False, lineterminator="\n").encode("utf-8"))
+        else:
+            frame.to_csv(tmp, index=False, lineterminator="\n")
 
 
 def read_folds(path, n_rows: int) -> tuple[np.ndarray, int]:

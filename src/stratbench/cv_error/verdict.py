@@ -13,12 +13,14 @@ import re
 import numpy as np
 import pandas as pd
 
+from stratbench.cv_error.learners import LEARNERS, SELECTION
 from stratbench.cv_error.measures import MEASURES
 
 TERM_NAMES = {"bias2": "bias²", "split_variance": "the split variance", "sample_term": "the sample term"}
 SUMMARY_COLUMNS = ["section", "subject", "measure", "stratifier", "estimator", "statistic", "value"]
-CONSTANTS = (0, 1, 2, 95)  # the method's own numbers a page may state: zero and one (no shift, a ratio of one),
-# the two estimators, the intervals' 95%
+SELECTION_NEIGHBOURS = tuple(LEARNERS[name].neighbours for name in SELECTION)  # kNN's candidates: 5, 10, 20, 40
+CONSTANTS = (0, 1, 2, 95, *SELECTION_NEIGHBOURS)  # the method's own numbers a page may state: zero and one (no
+# shift, a ratio of one), the two estimators, the intervals' 95%, the model-selection task's neighbours
 
 
 def _f(x: float, digits: int = 3) -> str:
@@ -108,8 +110,10 @@ def page_table(t: dict[str, pd.DataFrame], baseline: str) -> pd.DataFrame:
     out.add("tests", "controls", int(paired["control"].astype(bool).sum()))
     out.add("tests", "duplicates", int((family["duplicate"].astype(bool)).sum()))
     out.add("tests", "family", int((~family["duplicate"].astype(bool)).sum()))
-    for (estimator, stratifier), part in paired.groupby(["estimator", "stratifier"], sort=False):
-        keys = dict(stratifier=stratifier, estimator=estimator)
+    for (measure, estimator, stratifier), part in paired.groupby(["measure", "estimator", "stratifier"], sort=False):
+        keys = dict(measure=measure, stratifier=stratifier, estimator=estimator)
+        out.add("terms", "mse_ratio_mean", part["mse_ratio"].replace([np.inf, -np.inf], np.nan).mean(), **keys)
+        out.add("terms", "mse_ratio_median", np.nanmedian(part["mse_ratio"]), **keys)
         for term in TERM_NAMES:
             out.add("terms", f"{term}_shift_median", np.nanmedian(part[f"{term}_shift"]), **keys)
             out.add("terms", f"{term}_below", (part[f"{term}_shift_high"] < 0).sum(), **keys)
@@ -134,8 +138,8 @@ def page_table(t: dict[str, pd.DataFrame], baseline: str) -> pd.DataFrame:
             out.spread("targets", "err_ratio", part["mse_err"] / part["mse"], **keys)
         out.spread("targets", "labels", part["labels"], **keys)
     c = _chosen_rows(t["choices"], chosen)
-    for (task, s), part in c.groupby(["task", "stratifier"], sort=False):
-        keys = dict(subject=task, stratifier=s)
+    for (task, measure, s), part in c.groupby(["task", "measure", "stratifier"], sort=False):
+        keys = dict(subject=task, measure=measure, stratifier=s, estimator=chosen[measure])
         out.add("choices", "agreement", part["agreement"].mean(), **keys)
         out.add("choices", "regret", part["regret"].mean(), **keys)
         out.add("choices", "higher", (part["baseline_gap_low"] > 0).sum(), **keys)
@@ -203,10 +207,10 @@ def verdict(summary: pd.DataFrame, headline: pd.DataFrame, datasets: pd.DataFram
     lines += ["### Per dataset", ""] + _per_dataset(datasets, stratifiers, chosen, baseline) + [""]
     lines += ["### Which estimate to report", ""] + _estimators(s, baseline, chosen) + [""]
     lines += ["### Cell by cell", ""] + _errors(s, stratifiers, baseline, chosen, alpha) + [""]
-    lines += ["### Which term it moves", ""] + _terms(s, stratifiers, baseline) + [""]
+    lines += ["### Which term it moves", ""] + _terms(s, stratifiers, baseline, chosen) + [""]
     lines += ["### The truth and the target", ""] + _targets(s, baseline, chosen) + [""]
     if any(k[0] == "choices" for k in s.values):
-        lines += ["### The choice of model", ""] + _choices(s, stratifiers, baseline) + [""]
+        lines += ["### The choice of model", ""] + _choices(s, stratifiers, baseline, chosen) + [""]
     if any(k[0] == "theory" for k in s.values):
         lines += ["### The count model", ""] + _theory(s, summary, baseline) + [""]
     lines += ["### What this does not show", ""] + _caveats(setup) + [""]
@@ -351,29 +355,49 @@ def _errors(s: _Summary, stratifiers: list[str], baseline: str, chosen: dict, al
     return lines
 
 
-def _terms(s: _Summary, stratifiers: list[str], baseline: str) -> list[str]:
+def _terms(s: _Summary, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
     lines = [f"The MSE is bias² + the split variance E[Var(ê | D)] + the sample term Var(E[ê | D] − t), each estimated "
-             f"without bias (docs/ALGORITHMS.md). Each term's shift from `{baseline}`'s, as a share of `{baseline}`'s "
-             "MSE: the median over the cells, and the cells whose 95% interval lies below 0 or above 0. Then the "
-             f"split-variance ratio, and the number of `{baseline}` repeats whose mean has the stratifier's MSE (its "
-             "median; the cells where no number of repeats reaches it, and where one repeat is already better):", "",
-             "| estimate | stratifier | bias² | split variance | sample term | split-variance ratio (below 1) | "
+             f"without bias (docs/ALGORITHMS.md). Per measure (its recommended estimate): each term's shift from "
+             f"`{baseline}`'s, as a share of `{baseline}`'s MSE, the median over the cells and the cells whose 95% "
+             f"interval lies below 0 or above 0; the split-variance ratio; and the number of `{baseline}` repeats whose "
+             "mean has the stratifier's MSE (its median; the cells where no number of repeats reaches it, and where "
+             "one repeat is already better):", "",
+             "| measure | stratifier | bias² | split variance | sample term | split-variance ratio (below 1) | "
              f"`{baseline}` repeats of equal MSE (∞; below 1) |", "|---|---|---|---|---|---|---|"]
-    for estimator in ("pooled", "part_mean"):
+    for measure, estimator in chosen.items():
         for st in stratifiers:
-            k = dict(stratifier=st, estimator=estimator)
+            k = dict(measure=measure, stratifier=st, estimator=estimator)
             if not s.has("terms", "cells", **k):
                 continue
             cells = [f"{_pct(s('terms', f'{t}_shift_median', **k))} ({s.count('terms', f'{t}_below', **k)} below, "
                      f"{s.count('terms', f'{t}_above', **k)} above)" for t in TERM_NAMES]
-            lines.append(f"| {estimator} | {st} | {' | '.join(cells)} | {_f(s('terms', 'split_ratio_median', **k))} "
+            lines.append(f"| {measure} | {st} | {' | '.join(cells)} | {_f(s('terms', 'split_ratio_median', **k))} "
                          f"({s.count('terms', 'split_ratio_below', **k)} of {s.count('terms', 'cells', **k)}) | "
-                         f"{_f(s('terms', 'random_repeats_median', **k))} ({s.count('terms', 'random_repeats_infinite', **k)}; "
+                         f"{_f(s('terms', 'random_repeats_median', **k))} "
+                         f"({s.count('terms', 'random_repeats_infinite', **k)}; "
                          f"{s.count('terms', 'random_repeats_below_one', **k)}) |")
     lines += ["", f"`{baseline}` with J repeats has MSE bias² + sample term + split variance/J: no number of repeats "
               "takes it below bias² + sample term. The split-variance ratio compares one term only; the repeats of "
               "equal MSE compare the whole error."]
-    return lines + _no_split_variance(s, stratifiers, baseline)
+    return lines + _figure_means(s, stratifiers) + _no_split_variance(s, stratifiers, baseline)
+
+
+def _figure_means(s: _Summary, stratifiers: list[str]) -> list[str]:
+    """Where the decomposition figures' bars (means over the cells) and the tables' medians lie on opposite sides
+    of 1: said, cell group by cell group."""
+    split = []
+    for (section, _, measure, st, estimator, statistic) in s.values:
+        if section != "terms" or statistic != "mse_ratio_mean" or st not in stratifiers:
+            continue
+        k = dict(measure=measure, stratifier=st, estimator=estimator)
+        mean, median = s("terms", "mse_ratio_mean", **k), s("terms", "mse_ratio_median", **k)
+        if np.isfinite(mean) and np.isfinite(median) and (mean - 1) * (median - 1) < 0:
+            split.append(f"{st} on {measure} ({estimator.replace('_', '-')}: mean {_f(mean)}, median {_f(median)})")
+    if not split:
+        return ["The decomposition figures show the mean over the cells; for every measure and stratifier it lies on "
+                "the same side of 1 as the median."]
+    return ["The decomposition figures show the mean over the cells, which a few large ratios can pull: it lies on "
+            f"the other side of 1 from the median for {'; '.join(split)}."]
 
 
 def _no_split_variance(s: _Summary, stratifiers: list[str], baseline: str) -> list[str]:
@@ -411,22 +435,30 @@ def _targets(s: _Summary, baseline: str, chosen: dict) -> list[str]:
     return lines
 
 
-def _choices(s: _Summary, stratifiers: list[str], baseline: str) -> list[str]:
-    lines = [f"How often CV picks the model the truth picks (mean over cells), the truth lost by its pick, and the "
-             f"cells where a stratifier's agreement differs from `{baseline}`'s beyond its 95% interval (paired over the "
-             "samples):", "", "| task | stratifier | agreement | regret | higher | lower | cells |",
-             "|---|---|---|---|---|---|---|"]
+def _choices(s: _Summary, stratifiers: list[str], baseline: str, chosen: dict) -> list[str]:
+    lines = [f"How often CV picks the model the truth picks, per measure (its recommended estimate; the mean over the "
+             f"(dataset, m, k) cells), and in brackets the cells where a stratifier's agreement lies above / below "
+             f"`{baseline}`'s beyond its 95% interval (paired over the samples):", ""]
     tasks = list(dict.fromkeys(k[1] for k in s.values if k[0] == "choices"))
     for task in tasks:
-        for st in [baseline, *stratifiers]:
-            k = dict(subject=task, stratifier=st)
-            if not s.has("choices", "cells", **k):
-                continue
-            gaps = "– | –" if st == baseline else f"{s.count('choices', 'higher', **k)} | {s.count('choices', 'lower', **k)}"
-            lines.append(f"| {task} | {st} | {_share(s('choices', 'agreement', **k))} | {_f(s('choices', 'regret', **k))} | "
-                         f"{gaps} | {s.count('choices', 'cells', **k)} |")
-    lines += ["", "`learner` picks among the study's learners; `neighbours` among kNN with 5, 10, 20 and 40 neighbours, "
-              "close competitors whose order a split can change."]
+        columns = [baseline, *stratifiers]
+        lines += [f"**{task}**", "", "| measure | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+        for measure, estimator in chosen.items():
+            cells = []
+            for st in columns:
+                k = dict(subject=task, measure=measure, stratifier=st, estimator=estimator)
+                if not s.has("choices", "cells", **k):
+                    cells.append("")
+                    continue
+                gap = "" if st == baseline else f" ({s.count('choices', 'higher', **k)}/{s.count('choices', 'lower', **k)})"
+                cells.append(f"{_share(s('choices', 'agreement', **k))}{gap}")
+            if any(cells):
+                lines.append(f"| {measure} | " + " | ".join(cells) + " |")
+        lines.append("")
+    counts = [str(n) for n in SELECTION_NEIGHBOURS]
+    lines += [f"`learner` picks among the study's learners; `neighbours` among kNN with {', '.join(counts[:-1])} and "
+              f"{counts[-1]} neighbours, close competitors whose order a split can change. The truth lost by CV's pick (`regret`) is in "
+              "`cv_error_summary.csv` and, per cell, `cv_error_choice.csv`."]
     return lines
 
 
