@@ -99,7 +99,8 @@ def main(study: str) -> None:
         + "".join(f"- `{name}` (`results/{study}/tables/{name}`)\n" for name in TABLE_FILES.values())
         + f"- `inputs/*.csv.gz`: the jobs' rows every table is made from, each repeat's estimate included "
         f"(`results/{study}/tables/cv_error_inputs/`);\n- `config.yaml`: the study's config.\n\n"
-        f"Every table and the page again, byte for byte:\n\n"
+        f"Every table and the page again (byte for byte with the libraries the study ran with; a float's last "
+        f"digits may differ with other builds):\n\n"
         f"    python -m stratbench cv-error-tables --configfile docs/published/{study}/config.yaml \\\n"
         f"        --inputs docs/published/{study}/inputs --out recomputed/\n\n"
         "The figures are drawn from these tables by `python docs/redraw_figures.py`.\n", encoding="utf-8")

@@ -1,5 +1,6 @@
 """The study's tables and its page recomputed from the jobs' rows it publishes (``tables/cv_error_inputs/``):
-what ``python -m stratbench cv-error-tables`` does, byte for byte as the workflow's tables and verdict jobs."""
+what ``python -m stratbench cv-error-tables`` does, byte for byte as the workflow's tables and verdict jobs with
+the same libraries (another build of scipy can move a float's last digits)."""
 
 from __future__ import annotations
 

@@ -421,9 +421,10 @@ def _no_split_variance(s: _Summary, stratifiers: list[str], baseline: str) -> li
 def _targets(s: _Summary, baseline: str, chosen: dict) -> list[str]:
     lines = [f"For `{baseline}` with the recommended estimates, per measure: the truth's own noise (its variance over "
              "bootstrap resamples of the truth set) as a share of the MSE, the correlation over the samples of the "
-             "estimate with the truth, the MSE against `err` over the MSE against `err_xy`, and the labels a macro "
-             "measure averages over (medians over the cells, quartiles):", "",
-             "| measure | truth noise ÷ MSE | corr(ê, t) | MSE(err) ÷ MSE(err_xy) | labels |", "|---|---|---|---|---|"]
+             "estimate with the truth, the MSE against `err` over the MSE against `err_xy`, and the labels the measure "
+             "counts (a macro measure its label set, the others every label; medians over the cells, quartiles):", "",
+             "| measure | truth noise ÷ MSE | corr(ê, t) | MSE(err) ÷ MSE(err_xy) | labels counted |",
+             "|---|---|---|---|---|"]
     for measure, estimator in chosen.items():
         k = dict(measure=measure, stratifier=baseline, estimator=estimator)
         if not s.has("targets", "corr_median", **k) and not s.has("targets", "noise_share_median", **k):

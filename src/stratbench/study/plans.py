@@ -306,6 +306,9 @@ class CvErrorPlan(Plan):
         if unknown:
             raise StratbenchError(f"config: cv_error.controls {unknown[0]!r} is not one of the stratifiers other than "
                                   f"the baseline ({', '.join(s for s in study.stratifiers if s != cv['baseline'])})")
+        if len(study.repeats) < 2:
+            raise StratbenchError("config: repeats: a cv_error study needs 2 or more CV repeats of each sample (its "
+                                  f"split variance is their variance); got {len(study.repeats)}")
         if max(cv["n_splits"]) > min(cv["sizes"]):
             raise StratbenchError(f"config: cv_error.n_splits {max(cv['n_splits'])} is greater than the smallest "
                                   f"development sample ({min(cv['sizes'])} rows)")
