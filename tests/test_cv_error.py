@@ -253,6 +253,8 @@ def test_the_paired_comparison_by_hand():
     # t = −0.015/sqrt(5e-5 (1/2 + 0.1/0.9)) = −2.7136 on 1 degree of freedom (Cauchy): p = 1 − 2 atan(2.7136)/π
     assert row["mse_difference"] == pytest.approx(-0.015)
     assert row["t"] == pytest.approx(-2.713602) and row["p"] == pytest.approx(0.2247727)
+    # without the overlap's correction: t = −0.015/sqrt(5e-5/2) = −3, p = 1 − 2 atan(3)/π
+    assert row["p_uncorrected"] == pytest.approx(0.2048328)
     assert row["q"] == pytest.approx(0.2247727) and not row["significant"]
     # one iterative CV (MSE 0) equals the mean of J random ones where 0 = bias² + sample term + split/J:
     # 0 − 0.005 + 0.02/J → J = 4
@@ -287,6 +289,15 @@ def test_controls_stay_out_of_the_family_and_a_repeated_test_counts_once():
     assert paired.loc[("iterative", "part_mean"), "q"] == paired.loc[("iterative", "pooled"), "q"]
     assert paired.loc["random_b", "control"].all() and paired.loc["random_b", "q"].isna().all()
     assert not paired.loc["random_b", "significant"].any()
+    from stratbench.cv_error.summary import controls_table
+
+    rates = controls_table(paired.reset_index(), alpha=0.5)
+    # the control's part-mean test repeats its pooled one: one test, its p against 0.5 with and without the
+    # overlap's correction (which can only raise p)
+    assert rates[["stratifier", "estimator", "tests"]].values.tolist() == [["random_b", "pooled", 1]]
+    p, plain = paired.loc[("random_b", "pooled"), ["p", "p_uncorrected"]]
+    assert plain <= p and (rates.loc[0, "rejected"], rates.loc[0, "rejected_uncorrected"]) == (int(p < 0.5),
+                                                                                              int(plain < 0.5))
     assert (paired["q_by"].dropna() >= paired["q"].dropna() - 1e-12).all()
 
 

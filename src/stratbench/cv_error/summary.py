@@ -50,14 +50,15 @@ ERROR_COLUMNS = [*KEYS, "samples", "bias", "bias2", "split_variance", "sample_te
                  "test_sets", "truth_mean", "labels", "overlap"]
 TERMS = ("bias2", "split_variance", "sample_term")
 PAIRED_COLUMNS = [*KEYS, "baseline", "control", "samples", "overlap", "mse_ratio", "mse_ratio_low", "mse_ratio_high",
-                  "mse_difference", "t", "p", "duplicate", "q", "q_by", "significant", "split_ratio", "split_ratio_low",
+                  "mse_difference", "t", "p", "p_uncorrected", "duplicate", "q", "q_by", "significant", "split_ratio", "split_ratio_low",
                   "split_ratio_high", "random_repeats", "random_repeats_low", "random_repeats_high",
                   *(f"{t}_shift{s}" for t in TERMS for s in ("", "_low", "_high")), "wins", "losses"]
 DATASET_COLUMNS = ["dataset", "stratifier", "control", "measure", "estimator", "cells", "median_ratio", "lower",
                    "higher"]
 HEADLINE_COLUMNS = ["stratifier", "control", "measure", "estimator", "datasets", "below", "above", "sign_p",
                     "median_ratio", "lowest_ratio", "highest_ratio"]
-CONTROL_COLUMNS = ["stratifier", "estimator", "tests", "rejected", "alpha", "rate", "rate_low", "rate_high"]
+CONTROL_COLUMNS = ["stratifier", "estimator", "tests", "alpha", "rejected", "rate", "rate_low", "rate_high",
+                   "rejected_uncorrected", "rate_uncorrected", "rate_uncorrected_low", "rate_uncorrected_high"]
 ESTIMATOR_COLUMNS = ["dataset", "m", "k", "learner", "measure", "stratifier", "samples", "rmse_part_mean", "rmse_pooled",
                      "ratio", "ratio_low", "ratio_high", "bias_part_mean", "bias_pooled"]
 CHOICE_COLUMNS = ["dataset", "m", "k", "measure", "estimator", "task", "stratifier", "samples", "choices", "agreement",
@@ -223,10 +224,12 @@ def paired_table(samples: pd.DataFrame, baseline: str, alpha: float = 0.05, seed
                 boot_shifts = [(boot[i] - base_boot[i]) / base_boot[3] for i in range(3)]
             per = (vs + ds**2) - (vb + db**2)  # per-sample squared error, the stratifier's minus the baseline's
             t, p = overlap_t_test(per, overlap)
+            p_uncorrected = overlap_t_test(per, 0.0)[1]
             repeats = _repeats_equal(np.array(terms[3]), base_terms)
             boot_repeats = _repeats_equal(boot[3], base_boot)
             row = dict(zip(CELL, cell), stratifier=s, baseline=baseline, control=s in controls, samples=R,
                        overlap=overlap, mse_ratio=float(ratio), mse_difference=float(per.mean()), t=t, p=p,
+                       p_uncorrected=p_uncorrected,
                        split_ratio=float(split_ratio), random_repeats=float(repeats),
                        wins=int((per < 0).sum()), losses=int((per > 0).sum()),
                        _key=(cell[0], cell[1], np.round(per, 12).tobytes()))
@@ -261,16 +264,20 @@ def paired_table(samples: pd.DataFrame, baseline: str, alpha: float = 0.05, seed
 def controls_table(paired: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """The A/A controls' false-positive rate: per control and estimator, the share of its tests (duplicates
     counted once) with p < ``alpha``, with a Clopper–Pearson 95% interval (the tests share samples, so the
-    interval is a guide, not exact)."""
+    interval is a guide, not exact); the same for the test without the overlap's correction (ρ = 0), which shows
+    what the correction costs."""
     from scipy.stats import binomtest
 
     rows = []
     c = paired[paired["control"] & ~paired["duplicate"]]
     for (stratifier, estimator), part in c.groupby(["stratifier", "estimator"], sort=False):
-        rejected, tests = int((part["p"] < alpha).sum()), len(part)
-        interval = binomtest(rejected, tests).proportion_ci(0.95, method="exact")
-        rows.append(dict(stratifier=stratifier, estimator=estimator, tests=tests, rejected=rejected, alpha=alpha,
-                         rate=rejected / tests, rate_low=float(interval.low), rate_high=float(interval.high)))
+        row = dict(stratifier=stratifier, estimator=estimator, tests=len(part), alpha=alpha)
+        for column, suffix in (("p", ""), ("p_uncorrected", "_uncorrected")):
+            rejected = int((part[column] < alpha).sum())
+            interval = binomtest(rejected, len(part)).proportion_ci(0.95, method="exact")
+            row |= {f"rejected{suffix}": rejected, f"rate{suffix}": rejected / len(part),
+                    f"rate{suffix}_low": float(interval.low), f"rate{suffix}_high": float(interval.high)}
+        rows.append(row)
     return pd.DataFrame(rows, columns=CONTROL_COLUMNS)
 
 
