@@ -299,6 +299,12 @@ def test_controls_stay_out_of_the_family_and_a_repeated_test_counts_once():
     assert plain <= p and (rates.loc[0, "rejected"], rates.loc[0, "rejected_uncorrected"]) == (int(p < 0.5),
                                                                                               int(plain < 0.5))
     assert (paired["q_by"].dropna() >= paired["q"].dropna() - 1e-12).all()
+    # a control whose differences happen to be a real test's (here: iterative's, under a name that comes first)
+    # leaves that test in the family
+    twin = base[base["stratifier"] == "iterative"].assign(stratifier="a_twin")
+    again = paired_table(pd.concat([base, twin]), "random", controls=("a_twin",)).set_index("stratifier")
+    assert again.index.tolist() == ["a_twin", "iterative"] and not again.loc["iterative", "duplicate"]
+    assert again.loc["iterative", "q"] == pytest.approx(again.loc["iterative", "p"])
 
 
 def test_the_headline_counts_datasets_and_a_sign_test():

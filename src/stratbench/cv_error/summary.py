@@ -247,7 +247,7 @@ def paired_table(samples: pd.DataFrame, baseline: str, alpha: float = 0.05, seed
     table = pd.DataFrame(rows)
     if table.empty:
         return pd.DataFrame(columns=PAIRED_COLUMNS)
-    table["duplicate"] = table.duplicated("_key")
+    table["duplicate"] = table.duplicated(["control", "_key"])  # a control never stands for a test of the family
     family = ~table["control"] & ~table["duplicate"]
     q_bh, q_by = np.full(len(table), np.nan), np.full(len(table), np.nan)
     q_bh[family.to_numpy()] = benjamini_hochberg(table.loc[family, "p"].to_numpy())

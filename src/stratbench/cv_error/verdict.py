@@ -202,7 +202,7 @@ def verdict(summary: pd.DataFrame, headline: pd.DataFrame, datasets: pd.DataFram
               for m in MEASURES if s.has("estimators", "pooled_reported", measure=m, stratifier=baseline)}
     stratifiers = list(dict.fromkeys(headline["stratifier"]))
     lines = ["## Does it matter?", "", _setup(setup, baseline, alpha, s), ""]
-    lines += ["### Across the datasets", ""] + _headline(headline, chosen, baseline, len(setup["datasets"])) + [""]
+    lines += ["### Across the datasets", ""] + _headline(headline, chosen, baseline) + [""]
     lines += ["### The A/A controls", ""] + _controls(controls, baseline, alpha) + [""]
     lines += ["### Per dataset", ""] + _per_dataset(datasets, stratifiers, chosen, baseline) + [""]
     lines += ["### Which estimate to report", ""] + _estimators(s, baseline, chosen) + [""]
@@ -253,7 +253,7 @@ def _setup(setup: dict, baseline: str, alpha: float, s: _Summary) -> str:
             "MSE ratio per dataset, then a sign test across the datasets.")
 
 
-def _headline(headline: pd.DataFrame, chosen: dict, baseline: str, n_datasets: int) -> list[str]:
+def _headline(headline: pd.DataFrame, chosen: dict, baseline: str) -> list[str]:
     h = _chosen_rows(headline, chosen)
     lines = [f"Per measure (its recommended estimate) and stratifier: the datasets whose median MSE ratio to "
              f"`{baseline}` lies below and above 1, a two-sided sign test of those counts, and the median, lowest and "
@@ -269,8 +269,7 @@ def _headline(headline: pd.DataFrame, chosen: dict, baseline: str, n_datasets: i
         lowest = real.loc[real["sign_p"].idxmin()]
         lines += ["", f"The smallest sign-test p of a stratifier (not a control) is {_f(lowest['sign_p'])}: "
                   f"`{lowest['stratifier']}` on {lowest['measure']}, below 1 on {int(lowest['below'])} and above on "
-                  f"{int(lowest['above'])} of {int(lowest['datasets'])} datasets. With {n_datasets} datasets a sign "
-                  "test cannot be small unless nearly all agree."]
+                  f"{int(lowest['above'])} of {int(lowest['datasets'])} datasets."]
     return lines
 
 
@@ -505,7 +504,7 @@ def _caveats(setup: dict) -> list[str]:
             "training size of the folds; every comparison uses the first.",
             "- Two estimators, each compared with the baseline's same estimator: a stratifier's gain with one of them "
             "need not hold with the other.",
-            f"- Development samples of {setup['sizes']} rows: larger samples leave less to stratify."]
+            f"- Development samples of {setup['sizes']} rows: nothing here speaks for larger samples."]
 
 
 NUMBER = re.compile(r"(?<![\w.\-/§])[-+−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?%?(?![\w])")
