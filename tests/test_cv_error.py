@@ -545,6 +545,9 @@ def test_the_published_page_and_tables_are_what_the_code_makes_from_the_publishe
                                       rtol=1e-9, atol=1e-12, obj=name)
     page = (published / PAGE).read_text()
     assert (tmp_path / PAGE).read_text() == page
+    # a folder without the rows stops with one line naming the file
+    assert main(["cv-error-tables", "--configfile", str(published / "config.yaml"), "--inputs", str(published),
+                 "--out", str(tmp_path / "none")]) == 1
     assert (published / "report.md").read_text().endswith(page.partition("\n")[2].lstrip())  # the docs' copy
     tables = [pd.read_csv(published / TABLE_FILES[n]) for n in ("summary", "headline", "datasets", "controls")]
     assert unpublished_numbers(page, tables, yaml.safe_load((published / "config.yaml").read_text())) == []

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from stratbench import StratbenchError
 from stratbench.cv_error.summary import INPUTS, tables
 from stratbench.cv_error.verdict import verdict
 from stratbench.io import write_csv, write_text
@@ -21,7 +22,13 @@ PAGE = "does_it_matter.md"
 
 
 def read_inputs(folder: str | Path) -> dict[str, pd.DataFrame]:
-    """The jobs' rows of :data:`stratbench.cv_error.summary.INPUTS` from ``folder/<name>.csv.gz``."""
+    """The jobs' rows of :data:`stratbench.cv_error.summary.INPUTS` from ``folder/<name>.csv.gz``; one line naming
+    the first file missing."""
+    missing = [name for name in INPUTS if not (Path(folder) / f"{name}.csv.gz").is_file()]
+    if missing:
+        raise StratbenchError(f"{Path(folder) / f'{missing[0]}.csv.gz'}: not there; --inputs is a study's "
+                              "tables/cv_error_inputs/ folder (or a published copy), holding "
+                              f"{', '.join(f'{n}.csv.gz' for n in INPUTS)}")
     return {name: pd.read_csv(Path(folder) / f"{name}.csv.gz") for name in INPUTS}
 
 
