@@ -267,7 +267,8 @@ def _headline(headline: pd.DataFrame, chosen: dict, baseline: str) -> list[str]:
     real = h[~h["control"].astype(bool)]
     if len(real):
         lowest = real.loc[real["sign_p"].idxmin()]
-        lines += ["", f"The smallest sign-test p of a stratifier (not a control) is {_f(lowest['sign_p'])}: "
+        lines += ["", f"The smallest sign-test p of a stratifier (not a control) is {_f(lowest['sign_p'])}, before any "
+                  "correction for the table's many tests: "
                   f"`{lowest['stratifier']}` on {lowest['measure']}, below 1 on {int(lowest['below'])} and above on "
                   f"{int(lowest['above'])} of {int(lowest['datasets'])} datasets."]
     return lines
